@@ -1,0 +1,22 @@
+export { HOOK_SCHEMA_VERSION } from './version.js';
+export { JsonValue } from './json.js';
+export { HookEvent, HOOK_EVENTS } from './event.js';
+export { HookRequest, PreToolUseRequest, PostToolUseRequest } from './request.js';
+export {
+  HookResponse,
+  HookDecision,
+  AllowResponse,
+  DenyResponse,
+  ModifyResponse,
+  ReplaceResponse,
+} from './response.js';
+export { HookCall, PreToolUseCall, PostToolUseCall } from './call.js';
+export { FailureCode, HookFailure, FailurePolicy } from './failure.js';
+export {
+  Outcome,
+  PreToolUseOutcome,
+  PreToolUseAllowed,
+  PreToolUseDenied,
+  PostToolUseOutcome,
+  TrailEntry,
+} from './outcome.js';

@@ -1,0 +1,84 @@
+import type { z } from 'zod';
+
+/** A validation problem as a person reads it: a JSON path (`hooks[0].event`) and what is wrong. */
+export interface Issue {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** Render a zod path as a JSON path: `hooks[0].event`, or `` for the root. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else if (typeof key === 'string' && /^[A-Za-z_$][\w$]*$/.test(key)) out += out === '' ? key : `.${key}`;
+    else out += `[${JSON.stringify(String(key))}]`;
+  }
+  return out;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let cur = input;
+  for (const key of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[key];
+  }
+  return cur;
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return 'missing';
+  const text = JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+/**
+ * Turn zod issues into messages that name the offending key and value — zod's own say "Invalid
+ * input" for a union, which tells a user nothing. `input` is what was parsed, to quote values from.
+ */
+export function describeIssues(error: z.ZodError, input: unknown): Issue[] {
+  const out: Issue[] = [];
+  for (const issue of error.issues) {
+    const value = valueAt(input, issue.path);
+    let message = issue.message;
+    switch (issue.code) {
+      case 'invalid_union':
+        if ('discriminator' in issue && Array.isArray((issue as { options?: unknown }).options)) {
+          const options = (issue as unknown as { options: unknown[] }).options.map(String).join(', ');
+          message =
+            value === undefined
+              ? `is required (one of ${options})`
+              : `${show(value)} is not one of ${options}`;
+        } else {
+          message = `${show(value)} does not match any allowed shape`;
+        }
+        break;
+      case 'invalid_value':
+        message = `${show(value)} is not one of ${issue.values.map((v) => String(v)).join(', ')}`;
+        break;
+      case 'invalid_type':
+        message = value === undefined ? `is required (${issue.expected})` : `expected ${issue.expected}, got ${typeOf(value)} ${show(value)}`;
+        break;
+      case 'unrecognized_keys':
+        for (const key of issue.keys) {
+          out.push({ path: formatPath([...issue.path, key]), message: 'unknown key' });
+        }
+        continue;
+      default:
+        message = `${issue.message} (got ${show(value)})`;
+    }
+    out.push({ path: formatPath(issue.path), message });
+  }
+  return out;
+}
+
+/** One line per issue: `path: message` (or just the message at the root). */
+export function formatIssues(issues: readonly Issue[]): string {
+  return issues.map((i) => (i.path === '' ? i.message : `${i.path}: ${i.message}`)).join('; ');
+}

@@ -1,0 +1,4 @@
+export { BasisHooksError, isBasisHooksError, type ErrorCode } from './basis-hooks-error.js';
+export { HookError, isHookError } from './hook-error.js';
+export { ConfigError, type ConfigIssue } from './config-error.js';
+export { RunnerError } from './runner-error.js';

@@ -1,0 +1,11 @@
+/**
+ * basis-hooks: a host that runs hooks for AI-agent runtimes. A hook sees every tool call and can
+ * allow it, deny it, rewrite its input before it runs, or rewrite its result after.
+ *
+ * @packageDocumentation
+ */
+export * from './contract/index.js';
+export * from './codec/index.js';
+export * from './runner/index.js';
+export * from './errors/index.js';
+export * from './transports/in-process/index.js';

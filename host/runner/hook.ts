@@ -1,0 +1,17 @@
+import type { HookEvent } from '../contract/event.js';
+import type { FailurePolicy } from '../contract/failure.js';
+import type { Transport } from './transport.js';
+
+/**
+ * One hook in a chain: when it runs (event + tool matcher), how it runs (its transport) and what its
+ * failure does (`on_failure`, default `deny` — fail closed).
+ */
+export interface HookDefinition {
+  /** Unique within the runner; names the hook in the trail and in failure reasons. */
+  readonly name: string;
+  readonly event: HookEvent;
+  /** Exact tool names or `*` globs; absent = every tool. */
+  readonly tools?: readonly string[] | undefined;
+  readonly on_failure?: FailurePolicy | undefined;
+  readonly transport: Transport;
+}

@@ -1,0 +1,39 @@
+import type { HookRequest } from '../contract/request.js';
+import type { HookResponse } from '../contract/response.js';
+import type { HookFailure } from '../contract/failure.js';
+
+/** What a hook wrote besides its answer, kept (capped) for the audit trail. */
+export interface HookLogs {
+  readonly stdout?: string;
+  readonly stderr?: string;
+}
+
+/** One invocation's result: the hook's response, or a typed failure. Never a silent allow. */
+export type InvokeResult =
+  | { readonly ok: true; readonly response: HookResponse; readonly logs?: HookLogs }
+  | { readonly ok: false; readonly failure: HookFailure; readonly logs?: HookLogs };
+
+/** What the runner tells a transport about the invocation it asks for. */
+export interface InvokeContext {
+  /** The hook's configured name, for messages. */
+  readonly hook: string;
+  /** Aborted when the caller gives up on the call (the runner is closing); the transport stops the hook. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The one interface between the chain and a way of running a hook. A transport owns nothing but
+ * "request in, response or typed failure out": it decodes what its hook produced (so a malformed
+ * answer is its `malformed_response`), enforces its own timeout and caps, and never applies a chain
+ * rule — those live once, in {@link HookRunner}.
+ */
+export interface Transport {
+  /** Short name of the transport kind, for diagnostics (`interceptor`, `subprocess`, `component`). */
+  readonly kind: string;
+  /** Run the hook on one request. Must resolve (not reject) for every hook misbehaviour. */
+  invoke(request: HookRequest, context: InvokeContext): Promise<InvokeResult>;
+  /** Verify the hook can start (binary found, component loads). Rejects with a `HookError`. */
+  check?(): Promise<void>;
+  /** Release processes, workers and instances. Idempotent. */
+  close?(): Promise<void>;
+}

@@ -1,0 +1,1 @@
+export { interceptorTransport, type Interceptor, type InterceptorFn, type InterceptorOptions } from './interceptor.js';

@@ -1,0 +1,68 @@
+import type { HookRequest } from '../../contract/request.js';
+import type { HookResponse } from '../../contract/response.js';
+import type { InvokeContext, InvokeResult, Transport } from '../../runner/transport.js';
+import { checkResponse } from '../../codec/wire.js';
+
+/**
+ * An in-process hook: TypeScript code with the same request → response contract as any other hook.
+ * No `hook_schema` check is needed — it is compiled against this package and cannot skew.
+ */
+export type InterceptorFn = (request: HookRequest) => HookResponse | Promise<HookResponse>;
+
+/** An interceptor as a function or an object with a `handle` method. */
+export type Interceptor = InterceptorFn | { handle: InterceptorFn };
+
+/** Options for {@link interceptorTransport}. */
+export interface InterceptorOptions {
+  /**
+   * Give up on an interceptor whose promise has not settled after this long (`timeout`). Default
+   * 10000. Interceptors run in the host's own thread: a synchronous infinite loop cannot be stopped —
+   * that is what the component transport is for.
+   */
+  readonly timeout_ms?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+/**
+ * Make an interceptor a chain participant. It sits at its declared position and obeys the same
+ * rules: a throw is `interceptor_error`, a non-response is `malformed_response`, a wrong decision
+ * for the event is a failure (checked by the runner).
+ *
+ * @example
+ * const guard = interceptorTransport((req) =>
+ *   JSON.stringify(req.input).includes('--force') ? { decision: 'deny', reason: 'no force-push' } : { decision: 'allow' });
+ */
+export function interceptorTransport(interceptor: Interceptor, options: InterceptorOptions = {}): Transport {
+  const handle: InterceptorFn = typeof interceptor === 'function' ? interceptor : (req) => interceptor.handle(req);
+  const timeoutMs = options.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+  return {
+    kind: 'interceptor',
+    async invoke(request: HookRequest, context: InvokeContext): Promise<InvokeResult> {
+      // Hand the interceptor its own copy: it must not be able to mutate the chain's state in place.
+      const copy = structuredClone(request);
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const answer = await Promise.race([
+          Promise.resolve().then(() => handle(copy)),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new TimeoutSignal()), timeoutMs);
+            context.signal?.addEventListener('abort', () => reject(new TimeoutSignal('aborted')), { once: true });
+          }),
+        ]);
+        const checked = checkResponse(answer);
+        return checked.ok ? { ok: true, response: checked.value } : { ok: false, failure: checked.failure };
+      } catch (error) {
+        if (error instanceof TimeoutSignal) {
+          return { ok: false, failure: { code: 'timeout', message: error.message === 'aborted' ? 'interceptor aborted' : `interceptor did not answer within ${timeoutMs} ms` } };
+        }
+        const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+        return { ok: false, failure: { code: 'interceptor_error', message: `interceptor threw ${detail}` } };
+      } finally {
+        if (timer) clearTimeout(timer);
+      }
+    },
+  };
+}
+
+class TimeoutSignal extends Error {}
