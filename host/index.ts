@@ -9,3 +9,4 @@ export * from './codec/index.js';
 export * from './runner/index.js';
 export * from './errors/index.js';
 export * from './transports/in-process/index.js';
+export * from './transports/subprocess/index.js';

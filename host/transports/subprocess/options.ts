@@ -1,0 +1,104 @@
+import { HookError } from '../../errors/hook-error.js';
+
+/**
+ * Options of a subprocess hook: a program that reads one JSON request on stdin and prints one JSON
+ * response on stdout. The config file's subprocess entries map onto this one-to-one (snake_case kept
+ * so config and API read the same).
+ */
+export interface SubprocessOptions {
+  /** argv array (spawned without a shell) or a string run with `sh -c`. */
+  readonly command: string | readonly string[];
+  /** Working directory override. Default: the request's `workspace` if it is an existing directory, else process.cwd(). */
+  readonly cwd?: string;
+  /** Deadline per call in ms (default 10000). On expiry the hook's whole process group is killed → `timeout`. */
+  readonly timeout_ms?: number;
+  /** Cap on stdout in bytes (default 1 MiB). Exceeding it kills the process group → `output_too_large`. */
+  readonly max_output_bytes?: number;
+  /** Cap on kept stderr in bytes (default 64 KiB). The first bytes go to the trail; the rest is drained, dropped and marked. */
+  readonly max_stderr_bytes?: number;
+  /** Variables added to the inherited environment (they win over inherited ones). */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** The defaults applied to every option left out. */
+export const SUBPROCESS_DEFAULTS = {
+  timeout_ms: 10_000,
+  max_output_bytes: 1024 * 1024,
+  max_stderr_bytes: 64 * 1024,
+} as const satisfies Required<Pick<SubprocessOptions, 'timeout_ms' | 'max_output_bytes' | 'max_stderr_bytes'>>;
+
+/** How a hook is started: the file to exec, its arguments, and how messages name it. */
+export interface Launch {
+  readonly file: string;
+  readonly args: readonly string[];
+  /** The command as the user wrote it, shortened, for messages. */
+  readonly display: string;
+  /** `shell` when the string form is run through `sh -c`. */
+  readonly form: 'argv' | 'shell';
+}
+
+/** Options with defaults applied and checked once, at construction. */
+export interface ResolvedSubprocessOptions {
+  readonly launch: Launch;
+  readonly cwd: string | undefined;
+  readonly timeout_ms: number;
+  readonly max_output_bytes: number;
+  readonly max_stderr_bytes: number;
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/**
+ * The string form runs through the POSIX shell at its canonical path, as Node's own `shell: true`
+ * does, so a hook's `env.PATH` cannot change which shell interprets the command.
+ */
+export const SHELL = '/bin/sh';
+
+const MAX_TIMER_MS = 2 ** 31 - 1; // setTimeout silently turns anything larger into 1 ms
+
+/**
+ * Apply defaults and refuse options a hook could never run with. Throws a `HookError`
+ * (`spawn_failed`): such a hook cannot be started, and saying so at construction beats failing
+ * every call.
+ */
+export function resolveSubprocessOptions(options: SubprocessOptions): ResolvedSubprocessOptions {
+  const launch = toLaunch(options.command);
+  const timeout_ms = positive('timeout_ms', options.timeout_ms ?? SUBPROCESS_DEFAULTS.timeout_ms, launch, MAX_TIMER_MS);
+  const max_output_bytes = positive('max_output_bytes', options.max_output_bytes ?? SUBPROCESS_DEFAULTS.max_output_bytes, launch);
+  const max_stderr_bytes = positive('max_stderr_bytes', options.max_stderr_bytes ?? SUBPROCESS_DEFAULTS.max_stderr_bytes, launch, Number.MAX_SAFE_INTEGER, true);
+  if (options.cwd !== undefined && options.cwd === '') throw invalid(launch, 'cwd must not be empty');
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    if (typeof value !== 'string') throw invalid(launch, `env.${key} must be a string`);
+  }
+  return { launch, cwd: options.cwd, timeout_ms, max_output_bytes, max_stderr_bytes, env: { ...options.env } };
+}
+
+function toLaunch(command: string | readonly string[]): Launch {
+  if (typeof command === 'string') {
+    if (command.trim() === '') throw new HookError('spawn_failed', 'subprocess hook: command is empty');
+    return { file: SHELL, args: ['-c', command], display: `sh -c ${JSON.stringify(shorten(command))}`, form: 'shell' };
+  }
+  const [file, ...args] = command;
+  if (file === undefined || file === '' || !command.every((a) => typeof a === 'string')) {
+    throw new HookError('spawn_failed', 'subprocess hook: command must be a non-empty argv array of strings');
+  }
+  return { file, args, display: shorten(command.map(quote).join(' ')), form: 'argv' };
+}
+
+function positive(name: string, value: number, launch: Launch, max = Number.MAX_SAFE_INTEGER, zeroOk = false): number {
+  if (!Number.isInteger(value) || value < (zeroOk ? 0 : 1) || value > max) {
+    throw invalid(launch, `${name} must be an integer in [${zeroOk ? 0 : 1}, ${max}], got ${String(value)}`);
+  }
+  return value;
+}
+
+function invalid(launch: Launch, detail: string): HookError {
+  return new HookError('spawn_failed', `subprocess hook ${launch.display}: ${detail}`);
+}
+
+function quote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : JSON.stringify(arg);
+}
+
+function shorten(text: string): string {
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+}

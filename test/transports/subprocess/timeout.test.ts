@@ -1,0 +1,54 @@
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { subprocessTransport } from '../../../host/transports/subprocess/index.js';
+import { codeOf, eventually, groupMembers, hookArgv, isAlive, preRequest, readPids, tempDir } from './helpers.js';
+
+const TIMEOUT_MS = 500;
+const MARGIN_MS = 1500; // generous: the machine is shared; the point is "promptly", not a benchmark
+
+describe('subprocess: timeout', () => {
+  const cleanups: Array<() => void> = [];
+  afterEach(() => cleanups.splice(0).forEach((c) => c()));
+
+  function pidFile(): string {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    return path.join(dir, 'pids.json');
+  }
+
+  it('a hook that sleeps forever times out promptly and its process group is gone', async () => {
+    const file = pidFile();
+    const transport = subprocessTransport({ command: hookArgv('sleep-forever'), timeout_ms: TIMEOUT_MS, env: { BASIS_TEST_PID_FILE: file } });
+    const started = performance.now();
+    const result = await transport.invoke(preRequest(), { hook: 'sleeper' });
+    const elapsed = performance.now() - started;
+
+    expect(codeOf(result)).toBe('timeout');
+    expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
+    expect(elapsed).toBeLessThan(TIMEOUT_MS + MARGIN_MS);
+    const { hook } = readPids(file);
+    expect(isAlive(hook)).toBe(false); // the leader was reaped before the result was reported
+    expect(await eventually(() => groupMembers(hook).length === 0)).toBe(true);
+  });
+
+  it('escalates to SIGKILL when the hook and its grandchild ignore SIGTERM', async () => {
+    const file = pidFile();
+    const transport = subprocessTransport({ command: hookArgv('ignore-sigterm'), timeout_ms: TIMEOUT_MS, env: { BASIS_TEST_PID_FILE: file } });
+    const started = performance.now();
+    const result = await transport.invoke(preRequest(), { hook: 'stubborn' });
+    const elapsed = performance.now() - started;
+
+    expect(codeOf(result)).toBe('timeout');
+    expect(elapsed).toBeLessThan(TIMEOUT_MS + MARGIN_MS);
+    const { hook, grandchild } = readPids(file);
+    expect(grandchild).not.toBeNull();
+    expect(isAlive(hook)).toBe(false);
+    expect(await eventually(() => !isAlive(grandchild ?? 0) && groupMembers(hook).length === 0)).toBe(true);
+  });
+
+  it('a hook that answers in time is not affected by its deadline', async () => {
+    const transport = subprocessTransport({ command: hookArgv('stderr-then-allow'), timeout_ms: 5000 });
+    expect(codeOf(await transport.invoke(preRequest(), { hook: 'quick' }))).toBe('ok');
+  });
+});
