@@ -1,0 +1,21 @@
+;; Counts the calls this instance has answered: {"calls":n} (modify before the call, replace after).
+;; Traps when the tool name is "trap" and loops forever when it is "hang" — so a test can see that the
+;; call after a trap or a timeout runs on a fresh instance (the count starts again at 1).
+(global $calls (mut i32) (i32.const 0))
+(string $s.trap "trap")
+(string $s.hang "hang")
+(string $s.open "{\"calls\":")
+(string $s.close "}")
+(func $handle (param $r i32) (result i32)
+  (if (call $bytes_eq (call $req_tool_ptr (local.get $r)) (call $req_tool_len (local.get $r)) (global.get $s.trap) (global.get $s.trap.len))
+    (then unreachable))
+  (if (call $bytes_eq (call $req_tool_ptr (local.get $r)) (call $req_tool_len (local.get $r)) (global.get $s.hang) (global.get $s.hang.len))
+    (then (loop $forever (br $forever))))
+  (global.set $calls (i32.add (global.get $calls) (i32.const 1)))
+  (call $sb_begin)
+  (call $sb_emit (global.get $s.open) (global.get $s.open.len))
+  (call $sb_u32 (global.get $calls))
+  (call $sb_emit (global.get $s.close) (global.get $s.close.len))
+  (if (result i32) (call $req_is_post (local.get $r))
+    (then (call $ret_replace (global.get $sb_start) (call $sb_len) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 0)))
+    (else (call $ret_modify (global.get $sb_start) (call $sb_len) (i32.const 0) (i32.const 0) (i32.const 0)))))

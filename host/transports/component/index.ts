@@ -1,0 +1,13 @@
+/**
+ * The WebAssembly component transport: hooks compiled to components exporting
+ * `basis:hook/handler@1.0.0`, run sandboxed in worker threads.
+ *
+ * Not exported on purpose: the worker entry and its messages, the sandbox's WASI implementation, the
+ * cache layout and the binary patcher — internals that may change without notice.
+ */
+export { componentTransport, type ComponentTransport } from './transport.js';
+export type { ComponentInfo } from './loader.js';
+export { inspectComponent, type ComponentInspection } from './inspect.js';
+export { COMPONENT_DEFAULTS, type ComponentOptions, type ComponentGrants, type ComponentIsolation } from './options.js';
+export { ALLOWED_IMPORTS, HANDLER_INTERFACE, SUPPORTED_HANDLER_MAJOR } from './world.js';
+export { defaultCacheDir } from './cache.js';

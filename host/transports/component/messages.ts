@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { WitDecision, WitHookRequest } from '../../codec/wit.js';
+import { Wasm } from './wasm-api.js';
+
+/*
+ * Everything that crosses between the host and a guest worker: one discriminated union each way,
+ * validated on arrival on both sides. A message that does not parse is a bug (ours, or a worker
+ * that is not ours) and ends that worker.
+ */
+
+const Logs = z.strictObject({ stdout: z.string().optional(), stderr: z.string().optional() });
+
+/** Host → worker, first: what to instantiate and how. */
+export const InitMessage = z.strictObject({
+  type: z.literal('init'),
+  /** `file:` URL of jco's glue (in the transpile cache). */
+  glueUrl: z.string().startsWith('file:'),
+  /** The handler export's key in the glue's exports, e.g. `basis:hook/handler@1.0.0`. */
+  handler: z.string(),
+  /** Compiled core modules by the name the glue asks for (compiled once, in the host). */
+  modules: z.record(z.string(), z.instanceof(Wasm.Module)),
+  memoryMaxBytes: z.record(z.string(), z.number().int().nonnegative()),
+  /** The guest's answer is refused in the worker, before it crosses, when it is larger than this. */
+  maxOutputBytes: z.number().int().positive(),
+  sandbox: z.strictObject({
+    env: z.array(z.tuple([z.string(), z.string()])),
+    readOnlyDirs: z.array(z.tuple([z.string(), z.string()])),
+    maxLogBytes: z.number().int().nonnegative(),
+  }),
+});
+export type InitMessage = z.infer<typeof InitMessage>;
+
+/** Host → worker: call `handle` once. */
+export const InvokeMessage = z.strictObject({
+  type: z.literal('invoke'),
+  id: z.number().int(),
+  request: WitHookRequest,
+});
+export type InvokeMessage = z.infer<typeof InvokeMessage>;
+
+export const HostToWorker = z.discriminatedUnion('type', [InitMessage, InvokeMessage]);
+export type HostToWorker = z.infer<typeof HostToWorker>;
+
+/**
+ * Worker → host. Facts, not failure codes: the worker says what happened (a decision, an `err`, a
+ * trap and whether memory was exhausted...) and the transport maps that to the contract's failures
+ * in one place (failures.ts).
+ */
+export const WorkerToHost = z.discriminatedUnion('type', [
+  /** The instance is ready for a call (after start, and again after a discarded instance is replaced). */
+  z.strictObject({ type: z.literal('ready') }),
+  /** The component could not be instantiated: the worker is useless. */
+  z.strictObject({ type: z.literal('init-failed'), message: z.string() }),
+  /** `handle` returned `ok(decision)`. */
+  z.strictObject({ type: z.literal('result'), id: z.number().int(), decision: WitDecision, logs: Logs }),
+  /** `handle` returned `err(message)`. */
+  z.strictObject({ type: z.literal('guest-error'), id: z.number().int(), message: z.string(), logs: Logs }),
+  /** The answer was larger than `maxOutputBytes`; it was not sent. */
+  z.strictObject({ type: z.literal('too-large'), id: z.number().int(), bytes: z.number().int(), logs: Logs }),
+  /**
+   * The call threw: a trap, a stack overflow, an ABI violation caught by the glue, or `wasi:cli/exit`.
+   * The instance has been discarded; a `ready` follows once a fresh one is up.
+   */
+  z.strictObject({
+    type: z.literal('trap'),
+    id: z.number().int(),
+    kind: z.enum(['trap', 'stack-overflow', 'exit', 'abi']),
+    message: z.string(),
+    /** A memory was at (or within a grow step of) its maximum: the likely cause is exhaustion. */
+    memoryAtLimit: z.boolean(),
+    logs: Logs,
+  }),
+]);
+export type WorkerToHost = z.infer<typeof WorkerToHost>;
+
+/** A worker's reply to one invoke. */
+export type CallReply = Extract<WorkerToHost, { id: number }>;

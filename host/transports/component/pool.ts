@@ -1,0 +1,278 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { WitHookRequest } from '../../codec/wit.js';
+import { WorkerToHost, type CallReply, type InitMessage } from './messages.js';
+
+/** What became of one call: the worker's reply, or what the pool did instead. */
+export type PoolReply =
+  | CallReply
+  | { readonly type: 'timeout' }
+  | { readonly type: 'aborted'; readonly why: string }
+  /** The worker died under the call (not because the pool stopped it). */
+  | { readonly type: 'crashed'; readonly message: string; readonly outOfMemory: boolean }
+  /** The component cannot be instantiated: no worker can run it. */
+  | { readonly type: 'unavailable'; readonly message: string };
+
+/** How a pool runs its guests. */
+export interface PoolOptions {
+  readonly init: InitMessage;
+  /** Most workers (each with its own instance) for concurrent calls; at least one. */
+  readonly maxWorkers: number;
+  /** Deadline per call from the moment a ready worker takes it. */
+  readonly timeoutMs: number;
+  /** Deadline for a worker to start and instantiate the component. */
+  readonly startupTimeoutMs: number;
+  /** JS heap cap per worker (wasm memory is capped on the module instead). */
+  readonly heapMb: number;
+}
+
+interface Job {
+  readonly id: number;
+  readonly request: WitHookRequest;
+  readonly settle: (reply: PoolReply) => void;
+  timer?: NodeJS.Timeout;
+  slot?: Slot;
+}
+
+interface Slot {
+  readonly worker: Worker;
+  state: 'starting' | 'idle' | 'busy' | 'stopped';
+  /** Has instantiated the component at least once. */
+  everReady: boolean;
+  job?: Job | undefined;
+  startTimer?: NodeJS.Timeout | undefined;
+}
+
+/**
+ * How the worker entry is started: from dist/ the compiled `.js` sibling. From TypeScript sources
+ * (tests, tsx) the `.ts` entry, imported by a small eval bootstrap that first registers tsx's loader in
+ * the worker — Node 20 does not apply `--import tsx` from a worker's `execArgv` to its entry. tsx is
+ * resolved from this package, not the cwd.
+ */
+function workerEntry(): { readonly code: string | URL; readonly evaluate: boolean } {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return { code: new URL('./worker/entry.js', here), evaluate: false };
+  const require = createRequire(here);
+  const tsxApi = pathToFileURL(join(dirname(require.resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
+  const entry = new URL('./worker/entry.ts', here).href;
+  const code = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`;
+  return { code, evaluate: true };
+}
+
+/**
+ * Guest workers for one component. Each worker holds one instance and runs one call at a time; calls
+ * queue for the next ready worker, and more workers start (up to `maxWorkers`) while calls wait. A
+ * call's deadline runs from when a worker takes it: at the deadline the call is answered `timeout`
+ * at once and the worker is terminated and replaced in the background. A worker that traps restarts
+ * its instance before taking another call. Workers are unref'd: an idle pool does not keep the process
+ * alive. Nothing a worker writes to its stdout/stderr reaches the host's: both are drained and dropped.
+ */
+export class WorkerPool {
+  readonly #options: PoolOptions;
+  readonly #entry = workerEntry();
+  readonly #slots = new Set<Slot>();
+  readonly #queue: Job[] = [];
+  readonly #readyWaiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
+  #unavailable: string | undefined;
+  #closed = false;
+  #nextId = 1;
+
+  constructor(options: PoolOptions) {
+    this.#options = options;
+  }
+
+  /** Start the first worker and wait for its instance. Rejects when the component cannot be instantiated. */
+  warm(): Promise<void> {
+    if (this.#unavailable !== undefined) return Promise.reject(new Error(this.#unavailable));
+    if ([...this.#slots].some((s) => s.state === 'idle' || s.state === 'busy')) return Promise.resolve();
+    const ready = new Promise<void>((resolve, reject) => this.#readyWaiters.push({ resolve, reject }));
+    if (this.#slots.size === 0) this.#spawn();
+    return ready;
+  }
+
+  /** Run one call. Always resolves: every way a call can end is a {@link PoolReply}. */
+  invoke(request: WitHookRequest, signal?: AbortSignal): Promise<PoolReply> {
+    if (this.#closed) return Promise.resolve({ type: 'aborted', why: 'the transport is closed' });
+    if (this.#unavailable !== undefined) return Promise.resolve({ type: 'unavailable', message: this.#unavailable });
+    return new Promise<PoolReply>((resolve) => {
+      let settled = false;
+      const onAbort = (): void => this.#abort(job, 'the call was aborted');
+      const job: Job = {
+        id: this.#nextId++,
+        request,
+        settle: (reply) => {
+          if (settled) return;
+          settled = true;
+          if (job.timer !== undefined) clearTimeout(job.timer);
+          signal?.removeEventListener('abort', onAbort);
+          resolve(reply);
+        },
+      };
+      if (signal?.aborted === true) {
+        job.settle({ type: 'aborted', why: 'the call was aborted' });
+        return;
+      }
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#queue.push(job);
+      this.#dispatch();
+    });
+  }
+
+  /** Stop every worker; calls still waiting or running end `aborted`. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const job of this.#queue.splice(0)) job.settle({ type: 'aborted', why: 'the transport was closed' });
+    for (const waiter of this.#readyWaiters.splice(0)) waiter.reject(new Error('the transport was closed'));
+    await Promise.all([...this.#slots].map((slot) => this.#stop(slot, { type: 'aborted', why: 'the transport was closed' })));
+  }
+
+  #spawn(): void {
+    const { code, evaluate } = this.#entry;
+    const worker = new Worker(code, {
+      eval: evaluate,
+      execArgv: [],
+      // The guest never sees the host's environment; neither does the worker around it.
+      env: {},
+      stdout: true,
+      stderr: true,
+      resourceLimits: { maxOldGenerationSizeMb: this.#options.heapMb },
+      name: 'basis-hooks-guest',
+    });
+    worker.unref();
+    // Drained and dropped: nothing in a guest worker may write to the host's stdout or stderr.
+    worker.stdout.resume();
+    worker.stderr.resume();
+    const slot: Slot = { worker, state: 'starting', everReady: false };
+    this.#slots.add(slot);
+    this.#armStartup(slot);
+    worker.on('message', (raw: unknown) => this.#onMessage(slot, raw));
+    worker.on('error', (error: Error) => this.#onDeath(slot, error));
+    worker.on('exit', (code: number) => this.#onDeath(slot, new Error(`the guest worker exited with code ${code}`)));
+    worker.postMessage(this.#options.init);
+  }
+
+  #armStartup(slot: Slot): void {
+    slot.startTimer = setTimeout(() => {
+      this.#failStart(slot, `the component did not instantiate within ${this.#options.startupTimeoutMs} ms`);
+    }, this.#options.startupTimeoutMs);
+  }
+
+  #onMessage(slot: Slot, raw: unknown): void {
+    if (slot.state === 'stopped') return;
+    const parsed = WorkerToHost.safeParse(raw);
+    if (!parsed.success) {
+      this.#onDeath(slot, new Error(`the guest worker sent an invalid message: ${parsed.error.message}`));
+      return;
+    }
+    const message = parsed.data;
+    switch (message.type) {
+      case 'ready':
+        if (slot.startTimer !== undefined) clearTimeout(slot.startTimer);
+        slot.state = 'idle';
+        slot.everReady = true;
+        for (const waiter of this.#readyWaiters.splice(0)) waiter.resolve();
+        this.#dispatch();
+        return;
+      case 'init-failed':
+        this.#failStart(slot, message.message);
+        return;
+      default: {
+        const job = slot.job;
+        if (job === undefined || job.id !== message.id) return;
+        slot.job = undefined;
+        job.settle(message);
+        if (message.type === 'trap') {
+          // The worker is re-instantiating; it says `ready` when it can take a call again.
+          slot.state = 'starting';
+          this.#armStartup(slot);
+        } else {
+          slot.state = 'idle';
+        }
+        this.#dispatch();
+      }
+    }
+  }
+
+  /** A worker that cannot instantiate the component: no worker can. Every waiting call fails. */
+  #failStart(slot: Slot, message: string): void {
+    this.#unavailable = message;
+    void this.#stop(slot, { type: 'unavailable', message });
+    for (const job of this.#queue.splice(0)) job.settle({ type: 'unavailable', message });
+    for (const waiter of this.#readyWaiters.splice(0)) waiter.reject(new Error(message));
+  }
+
+  #onDeath(slot: Slot, error: Error): void {
+    if (slot.state === 'stopped') return;
+    const outOfMemory = (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+    if (!slot.everReady) {
+      // A worker that never came up (bad entry, a start function that kills it): none will.
+      this.#failStart(slot, `the guest worker failed to start: ${error.message}`);
+      return;
+    }
+    void this.#stop(slot, { type: 'crashed', message: `the guest worker died: ${error.message}`, outOfMemory });
+    this.#replenish();
+  }
+
+  /** Terminate a worker (without waiting to answer its call: `reply` goes out now) and forget it. */
+  async #stop(slot: Slot, reply: PoolReply): Promise<void> {
+    if (slot.state === 'stopped') return;
+    slot.state = 'stopped';
+    if (slot.startTimer !== undefined) clearTimeout(slot.startTimer);
+    this.#slots.delete(slot);
+    const job = slot.job;
+    slot.job = undefined;
+    job?.settle(reply);
+    await slot.worker.terminate().catch(() => undefined);
+  }
+
+  #abort(job: Job, why: string): void {
+    const queued = this.#queue.indexOf(job);
+    if (queued >= 0) {
+      this.#queue.splice(queued, 1);
+      job.settle({ type: 'aborted', why });
+      return;
+    }
+    if (job.slot !== undefined && job.slot.job === job) {
+      void this.#stop(job.slot, { type: 'aborted', why });
+      this.#replenish();
+    }
+  }
+
+  #run(slot: Slot, job: Job): void {
+    slot.state = 'busy';
+    slot.job = job;
+    job.slot = slot;
+    job.timer = setTimeout(() => {
+      // Answer at the deadline; the replacement worker starts in the background.
+      void this.#stop(slot, { type: 'timeout' });
+      this.#replenish();
+    }, this.#options.timeoutMs);
+    slot.worker.postMessage({ type: 'invoke', id: job.id, request: job.request });
+  }
+
+  /** Keep one worker warm after one was stopped, so the next call does not pay a cold start. */
+  #replenish(): void {
+    if (this.#closed || this.#unavailable !== undefined) return;
+    if (this.#slots.size === 0) this.#spawn();
+    this.#dispatch();
+  }
+
+  #dispatch(): void {
+    if (this.#closed || this.#unavailable !== undefined) return;
+    while (this.#queue.length > 0) {
+      const idle = [...this.#slots].find((s) => s.state === 'idle');
+      if (idle === undefined) break;
+      const job = this.#queue.shift();
+      if (job !== undefined) this.#run(idle, job);
+    }
+    const starting = [...this.#slots].filter((s) => s.state === 'starting').length;
+    let missing = this.#queue.length - starting;
+    while (missing > 0 && this.#slots.size < this.#options.maxWorkers) {
+      this.#spawn();
+      missing--;
+    }
+  }
+}

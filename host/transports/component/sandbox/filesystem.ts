@@ -1,0 +1,320 @@
+import { closeSync, fstatSync, openSync, readSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type * as WasiPreopens from '../generated/interfaces/wasi-filesystem-preopens.js';
+import type * as WasiFs from '../generated/interfaces/wasi-filesystem-types.js';
+import { InputStream, own, type ByteSource } from './io.js';
+import { wasiErr } from './wasi-error.js';
+
+/*
+ * wasi:filesystem for the sandbox. Without a grant there are no preopened directories, so a guest has
+ * no descriptor to open anything from. A `read_only_dirs` grant preopens a host directory under a
+ * guest path; inside it the guest may stat, list and read, nothing else: every mutating call answers
+ * `read-only`, and a path that leaves the directory (`..`, an absolute path, a symlink pointing out)
+ * answers `not-permitted`.
+ */
+
+type ErrorCode = WasiFs.ErrorCode;
+
+/** Node's errno names → WASI error codes; anything unlisted is `io`. */
+const ERRNO: Readonly<Record<string, ErrorCode>> = {
+  ENOENT: 'no-entry',
+  EACCES: 'access',
+  EPERM: 'not-permitted',
+  ENOTDIR: 'not-directory',
+  EISDIR: 'is-directory',
+  ELOOP: 'loop',
+  ENAMETOOLONG: 'name-too-long',
+  EMFILE: 'insufficient-memory',
+};
+
+function fsErr(error: unknown): never {
+  const code = (error as { code?: unknown } | null)?.code;
+  return wasiErr<ErrorCode>((typeof code === 'string' ? ERRNO[code] : undefined) ?? 'io');
+}
+
+function readOnly(): never {
+  return wasiErr<ErrorCode>('read-only');
+}
+
+/** Open file descriptors of one sandbox, closed when its instance is discarded. */
+export class OpenFiles {
+  readonly #fds = new Set<number>();
+  open(path: string): number {
+    const fd = openSync(path, 'r');
+    this.#fds.add(fd);
+    return fd;
+  }
+  close(fd: number): void {
+    if (this.#fds.delete(fd)) closeSync(fd);
+  }
+  closeAll(): void {
+    for (const fd of this.#fds) closeSync(fd);
+    this.#fds.clear();
+  }
+}
+
+interface DescriptorState {
+  /** Real path of the preopened directory this descriptor lives in (containment boundary). */
+  readonly root: string;
+  /** Real path of what it denotes. */
+  readonly path: string;
+  readonly kind: 'directory' | 'regular-file';
+  /** For files: the open fd (read-only). */
+  fd: number | undefined;
+  readonly files: OpenFiles;
+}
+
+// State lives outside the objects the guest's glue holds: the WIT resource classes take no
+// constructor arguments, and nothing on the object itself should be reachable or forgeable.
+const states = new WeakMap<object, DescriptorState>();
+
+function stateOf(descriptor: unknown): DescriptorState {
+  const state = states.get(own(descriptor, Descriptor, 'descriptor'));
+  if (state === undefined) throw new TypeError('descriptor without state');
+  return state;
+}
+
+function toDatetime(ms: number): WasiFs.Datetime {
+  const seconds = Math.floor(ms / 1000);
+  return { seconds: BigInt(seconds), nanoseconds: Math.floor((ms - seconds * 1000) * 1_000_000) };
+}
+
+function typeOf(stats: Stats | Dirent): WasiFs.DescriptorType {
+  if (stats.isDirectory()) return 'directory';
+  if (stats.isFile()) return 'regular-file';
+  if (stats.isSymbolicLink()) return 'symbolic-link';
+  if (stats.isFIFO()) return 'fifo';
+  if (stats.isSocket()) return 'socket';
+  if (stats.isCharacterDevice()) return 'character-device';
+  if (stats.isBlockDevice()) return 'block-device';
+  return 'unknown';
+}
+
+function toStat(stats: Stats): WasiFs.DescriptorStat {
+  return {
+    type: typeOf(stats),
+    linkCount: BigInt(stats.nlink),
+    size: BigInt(stats.size),
+    dataAccessTimestamp: toDatetime(stats.atimeMs),
+    dataModificationTimestamp: toDatetime(stats.mtimeMs),
+    statusChangeTimestamp: toDatetime(stats.ctimeMs),
+  };
+}
+
+function within(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+/** Resolve a guest path relative to a directory descriptor, refusing anything outside its preopen. */
+function resolveAt(dir: DescriptorState, path: string): string {
+  if (dir.kind !== 'directory') wasiErr<ErrorCode>('not-directory');
+  if (path.includes('\0')) wasiErr<ErrorCode>('invalid');
+  if (isAbsolute(path)) wasiErr<ErrorCode>('not-permitted');
+  const lexical = resolve(dir.path, path);
+  if (!within(dir.root, lexical)) wasiErr<ErrorCode>('not-permitted');
+  let real: string;
+  try {
+    real = realpathSync(lexical);
+  } catch (error) {
+    return fsErr(error);
+  }
+  // A symlink inside the directory may point anywhere: what counts is where it lands.
+  if (!within(dir.root, real)) wasiErr<ErrorCode>('not-permitted');
+  return real;
+}
+
+function fileSource(state: DescriptorState, offset: bigint): ByteSource {
+  let position = Number(offset);
+  return {
+    read(max) {
+      if (state.fd === undefined) return undefined;
+      const buffer = new Uint8Array(max);
+      const n = readSync(state.fd, buffer, 0, max, position);
+      if (n === 0) return undefined;
+      position += n;
+      return buffer.subarray(0, n);
+    },
+  };
+}
+
+/** `wasi:filesystem/types.descriptor`: a directory or file inside a read-only grant. */
+class Descriptor {
+  readViaStream(offset: bigint): WasiFs.InputStream {
+    const state = stateOf(this);
+    if (state.kind !== 'regular-file') wasiErr<ErrorCode>('is-directory');
+    return new InputStream(fileSource(state, offset));
+  }
+  writeViaStream(_offset: bigint): WasiFs.OutputStream {
+    return readOnly();
+  }
+  appendViaStream(): WasiFs.OutputStream {
+    return readOnly();
+  }
+  advise(_offset: bigint, _length: bigint, _advice: WasiFs.Advice): void {}
+  syncData(): void {}
+  getFlags(): WasiFs.DescriptorFlags {
+    stateOf(this);
+    return { read: true };
+  }
+  getType(): WasiFs.DescriptorType {
+    return stateOf(this).kind;
+  }
+  setSize(_size: bigint): void {
+    readOnly();
+  }
+  setTimes(_atime: WasiFs.NewTimestamp, _mtime: WasiFs.NewTimestamp): void {
+    readOnly();
+  }
+  read(length: bigint, offset: bigint): [Uint8Array, boolean] {
+    const state = stateOf(this);
+    if (state.fd === undefined) return wasiErr<ErrorCode>('is-directory');
+    const max = Number(length < 1_048_576n ? length : 1_048_576n);
+    const buffer = new Uint8Array(max);
+    let n: number;
+    try {
+      n = readSync(state.fd, buffer, 0, max, Number(offset));
+    } catch (error) {
+      return fsErr(error);
+    }
+    return [buffer.subarray(0, n), n < max || n === 0];
+  }
+  write(_buffer: Uint8Array, _offset: bigint): bigint {
+    return readOnly();
+  }
+  readDirectory(): WasiFs.DirectoryEntryStream {
+    const state = stateOf(this);
+    if (state.kind !== 'directory') wasiErr<ErrorCode>('not-directory');
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(state.path, { withFileTypes: true });
+    } catch (error) {
+      return fsErr(error);
+    }
+    return new DirectoryEntryStream(entries.map((e) => ({ type: typeOf(e), name: e.name })));
+  }
+  sync(): void {}
+  createDirectoryAt(_path: string): void {
+    readOnly();
+  }
+  stat(): WasiFs.DescriptorStat {
+    const state = stateOf(this);
+    try {
+      return toStat(state.fd === undefined ? statSync(state.path) : fstatSync(state.fd));
+    } catch (error) {
+      return fsErr(error);
+    }
+  }
+  statAt(_pathFlags: WasiFs.PathFlags, path: string): WasiFs.DescriptorStat {
+    const real = resolveAt(stateOf(this), path);
+    try {
+      return toStat(statSync(real));
+    } catch (error) {
+      return fsErr(error);
+    }
+  }
+  setTimesAt(_pathFlags: WasiFs.PathFlags, _path: string, _atime: WasiFs.NewTimestamp, _mtime: WasiFs.NewTimestamp): void {
+    readOnly();
+  }
+  linkAt(_oldPathFlags: WasiFs.PathFlags, _oldPath: string, _newDescriptor: WasiFs.Descriptor, _newPath: string): void {
+    readOnly();
+  }
+  openAt(_pathFlags: WasiFs.PathFlags, path: string, openFlags: WasiFs.OpenFlags, flags: WasiFs.DescriptorFlags): WasiFs.Descriptor {
+    const dir = stateOf(this);
+    if (flags.write === true || flags.mutateDirectory === true || openFlags.create === true || openFlags.truncate === true || openFlags.exclusive === true) {
+      return readOnly();
+    }
+    const real = resolveAt(dir, path);
+    let stats: Stats;
+    try {
+      stats = statSync(real);
+    } catch (error) {
+      return fsErr(error);
+    }
+    if (stats.isDirectory()) return createDescriptor({ root: dir.root, path: real, kind: 'directory', fd: undefined, files: dir.files });
+    if (openFlags.directory === true) return wasiErr<ErrorCode>('not-directory');
+    if (!stats.isFile()) return wasiErr<ErrorCode>('not-permitted');
+    let fd: number;
+    try {
+      fd = dir.files.open(real);
+    } catch (error) {
+      return fsErr(error);
+    }
+    return createDescriptor({ root: dir.root, path: real, kind: 'regular-file', fd, files: dir.files });
+  }
+  readlinkAt(_path: string): string {
+    // A link's target names host paths; the guest has no use for them.
+    return wasiErr<ErrorCode>('not-permitted');
+  }
+  removeDirectoryAt(_path: string): void {
+    readOnly();
+  }
+  renameAt(_oldPath: string, _newDescriptor: WasiFs.Descriptor, _newPath: string): void {
+    readOnly();
+  }
+  symlinkAt(_oldPath: string, _newPath: string): void {
+    readOnly();
+  }
+  unlinkFileAt(_path: string): void {
+    readOnly();
+  }
+  isSameObject(other: WasiFs.Descriptor): boolean {
+    return stateOf(this).path === stateOf(other).path;
+  }
+  metadataHash(): WasiFs.MetadataHashValue {
+    const state = stateOf(this);
+    return hashOf(state.fd === undefined ? statSync(state.path) : fstatSync(state.fd));
+  }
+  metadataHashAt(_pathFlags: WasiFs.PathFlags, path: string): WasiFs.MetadataHashValue {
+    return hashOf(statSync(resolveAt(stateOf(this), path)));
+  }
+  [Symbol.dispose](): void {
+    const state = states.get(this);
+    if (state?.fd !== undefined) {
+      state.files.close(state.fd);
+      state.fd = undefined;
+    }
+  }
+}
+
+function hashOf(stats: Stats): WasiFs.MetadataHashValue {
+  return { lower: BigInt(stats.ino), upper: BigInt(stats.dev) };
+}
+
+function createDescriptor(state: DescriptorState): Descriptor {
+  const descriptor = new Descriptor();
+  states.set(descriptor, state);
+  return descriptor;
+}
+
+/** `wasi:filesystem/types.directory-entry-stream` over a listing taken when it was opened. */
+class DirectoryEntryStream {
+  readonly #entries: WasiFs.DirectoryEntry[];
+  constructor(entries: WasiFs.DirectoryEntry[] = []) {
+    this.#entries = entries;
+  }
+  readDirectoryEntry(): WasiFs.DirectoryEntry | undefined {
+    return this.#entries.shift();
+  }
+}
+
+/** A read-only directory grant: guest path → real host directory (resolved and checked by the host). */
+export type ReadOnlyDir = readonly [guestPath: string, hostDir: string];
+
+/** `wasi:filesystem` over the granted directories (none by default). */
+export function createFilesystem(dirs: readonly ReadOnlyDir[], files: OpenFiles) {
+  const types = {
+    Descriptor,
+    DirectoryEntryStream,
+    filesystemErrorCode: () => undefined,
+  } satisfies typeof WasiFs;
+  const preopens = {
+    // Fresh descriptors per call: the guest owns (and may drop) what it is given.
+    getDirectories: (): Array<[WasiFs.Descriptor, string]> =>
+      dirs.map(([guestPath, hostDir]) => {
+        const root = realpathSync(hostDir);
+        return [createDescriptor({ root, path: root, kind: 'directory', fd: undefined, files }), guestPath];
+      }),
+  } satisfies typeof WasiPreopens;
+  return { types, preopens };
+}

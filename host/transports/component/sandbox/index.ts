@@ -1,0 +1,84 @@
+import type { ImportObject } from '../generated/hook.js';
+import type { HookLogs } from '../../../runner/transport.js';
+import { createCli } from './cli.js';
+import { monotonicClock, wallClock } from './clocks.js';
+import { OpenFiles, createFilesystem, type ReadOnlyDir } from './filesystem.js';
+import { ioError, ioPoll, ioStreams } from './io.js';
+import { LogBuffer } from './log-buffer.js';
+import { randomInsecure, randomInsecureSeed, randomRandom } from './random.js';
+
+/**
+ * jco's glue looks WASI imports up without their version (`wasi:cli/stdout`) and everything else with
+ * it: the generated import object with the WASI keys' versions stripped. Typed from the WIT, so an
+ * interface the sandbox does not implement, or implements with the wrong shape, fails to compile.
+ */
+export type SandboxImports = {
+  [K in keyof ImportObject as K extends `wasi:${infer Name}@${string}` ? `wasi:${Name}` : K]: ImportObject[K];
+};
+
+/** What a sandbox gives its guest beyond nothing: resolved by the host from the hook's grants. */
+export interface SandboxConfig {
+  /** The guest's whole environment (explicit values and allowed host variables). */
+  readonly env: ReadonlyArray<readonly [string, string]>;
+  /** Read-only directories: guest path → real host directory. */
+  readonly readOnlyDirs: readonly ReadOnlyDir[];
+  /** Cap on captured stdout and on captured stderr, each, per call. */
+  readonly maxLogBytes: number;
+}
+
+/** One guest instance's WASI world. */
+export interface Sandbox {
+  readonly imports: SandboxImports;
+  /** What the guest wrote since the last take, capped; empty streams are left out. */
+  takeLogs(): HookLogs;
+  /** Close what the guest left open (files); the instance is being discarded. */
+  dispose(): void;
+}
+
+/**
+ * Build the WASI imports for one guest instance, deny by default: no preopened directories, the
+ * granted environment only (empty without grants), no arguments, stdin at end of stream, stdout and
+ * stderr captured into capped buffers (never the host's), no sockets or HTTP (not even importable:
+ * the loader refuses such components). Clocks and random are provided.
+ */
+export function createSandbox(config: SandboxConfig): Sandbox {
+  const logs = { stdout: new LogBuffer(config.maxLogBytes), stderr: new LogBuffer(config.maxLogBytes) };
+  const files = new OpenFiles();
+  const cli = createCli({ env: config.env }, logs);
+  const fs = createFilesystem(config.readOnlyDirs, files);
+  const imports: SandboxImports = {
+    // Types only: nothing to supply, but the key must exist for glue that asks for it.
+    'basis:hook/types@1.0.0': {},
+    'wasi:cli/environment': cli.environment,
+    'wasi:cli/exit': cli.exit,
+    'wasi:cli/stdin': cli.stdin,
+    'wasi:cli/stdout': cli.stdout,
+    'wasi:cli/stderr': cli.stderr,
+    'wasi:cli/terminal-input': cli.terminalInput,
+    'wasi:cli/terminal-output': cli.terminalOutput,
+    'wasi:cli/terminal-stdin': cli.terminalStdin,
+    'wasi:cli/terminal-stdout': cli.terminalStdout,
+    'wasi:cli/terminal-stderr': cli.terminalStderr,
+    'wasi:clocks/monotonic-clock': monotonicClock,
+    'wasi:clocks/wall-clock': wallClock,
+    'wasi:filesystem/preopens': fs.preopens,
+    'wasi:filesystem/types': fs.types,
+    'wasi:io/error': ioError,
+    'wasi:io/poll': ioPoll,
+    'wasi:io/streams': ioStreams,
+    'wasi:random/random': randomRandom,
+    'wasi:random/insecure': randomInsecure,
+    'wasi:random/insecure-seed': randomInsecureSeed,
+  };
+  return {
+    imports,
+    takeLogs() {
+      const stdout = logs.stdout.take();
+      const stderr = logs.stderr.take();
+      return { ...(stdout === undefined ? {} : { stdout }), ...(stderr === undefined ? {} : { stderr }) };
+    },
+    dispose() {
+      files.closeAll();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { CacheContents } from './cache.js';
+import { parseWorld, type ComponentWorld } from './world.js';
+
+/*
+ * jco, used as a library: `componentWit` to read a component's world and `transpile` (instantiation
+ * mode: the host supplies every import) to turn it into JS glue plus core modules. Imported only when
+ * a component is not in the cache — jco brings preview2-shim's Node bindings for its own wasm tools,
+ * which start an I/O thread; a warm start never loads it.
+ */
+
+type Jco = typeof import('@bytecodealliance/jco');
+let jco: Promise<Jco> | undefined;
+
+function loadJco(): Promise<Jco> {
+  jco ??= import('@bytecodealliance/jco');
+  return jco;
+}
+
+let version: string | undefined;
+
+/** `jco@<version>`: part of the cache key, since another jco writes other glue. */
+export function transpilerVersion(): string {
+  if (version === undefined) {
+    const require = createRequire(import.meta.url);
+    // The package exports no ./package.json; its main module sits in dist/ beside it.
+    const main = require.resolve('@bytecodealliance/jco');
+    const pkg = JSON.parse(readFileSync(join(dirname(main), '..', 'package.json'), 'utf8')) as { version?: unknown };
+    version = `jco@${typeof pkg.version === 'string' ? pkg.version : 'unknown'}`;
+  }
+  return version;
+}
+
+/** The component's world (imports and exports with versions). Rejects for bytes that are not a component. */
+export async function readWorld(component: Uint8Array): Promise<ComponentWorld> {
+  return parseWorld(await (await loadJco()).componentWit(component));
+}
+
+/** Transpile a component into what the cache stores. */
+export async function transpileComponent(component: Uint8Array, sha256: string, world: ComponentWorld): Promise<CacheContents> {
+  const result = await (await loadJco()).transpile(component, {
+    name: 'hook',
+    instantiation: 'async',
+    // Every core module as a file, none inlined as base64: each must pass through the memory cap.
+    base64Cutoff: 0,
+    noTypescript: true,
+    quiet: true,
+  });
+  const modules: Record<string, Uint8Array> = {};
+  let glue: Uint8Array | undefined;
+  for (const [name, bytes] of Object.entries(result.files)) {
+    if (name.endsWith('.wasm')) modules[name] = bytes;
+    else if (name === 'hook.js') glue = bytes;
+  }
+  if (glue === undefined) throw new Error('jco produced no hook.js');
+  return {
+    manifest: {
+      format: 1,
+      sha256,
+      transpiler: transpilerVersion(),
+      imports: [...world.imports],
+      exports: [...world.exports],
+      modules: Object.keys(modules).sort(),
+    },
+    glue,
+    modules,
+  };
+}
