@@ -10,3 +10,13 @@ export * from './runner/index.js';
 export * from './errors/index.js';
 export * from './transports/in-process/index.js';
 export * from './transports/subprocess/index.js';
+export {
+  componentTransport,
+  inspectComponent,
+  type ComponentTransport,
+  type ComponentInfo,
+  type ComponentInspection,
+  type ComponentOptions,
+  type ComponentGrants,
+} from './transports/component/index.js';
+export * from './config/index.js';

@@ -38,6 +38,9 @@ function typeOf(value: unknown): string {
   return typeof value;
 }
 
+/** What zod says for a union without its own `error`; anything else was written for that union. */
+const DEFAULT_UNION_MESSAGE = 'Invalid input';
+
 /**
  * Turn zod issues into messages that name the offending key and value — zod's own say "Invalid
  * input" for a union, which tells a user nothing. `input` is what was parsed, to quote values from.
@@ -55,13 +58,37 @@ export function describeIssues(error: z.ZodError, input: unknown): Issue[] {
             value === undefined
               ? `is required (one of ${options})`
               : `${show(value)} is not one of ${options}`;
+        } else if (issue.message !== DEFAULT_UNION_MESSAGE) {
+          // The union was given its own description (`z.union([...], { error })`): say what it accepts.
+          message = value === undefined ? `is required (${issue.message})` : `${show(value)} is not ${issue.message}`;
         } else {
-          message = `${show(value)} does not match any allowed shape`;
+          message = value === undefined ? 'is required' : `${show(value)} does not match any allowed shape`;
         }
         break;
-      case 'invalid_value':
-        message = `${show(value)} is not one of ${issue.values.map((v) => String(v)).join(', ')}`;
+      case 'invalid_value': {
+        const options = issue.values.map((v) => String(v)).join(', ');
+        message = value === undefined ? `is required (one of ${options})` : `${show(value)} is not one of ${options}`;
         break;
+      }
+      case 'too_small':
+      case 'too_big': {
+        const bound = issue.code === 'too_small' ? issue.minimum : issue.maximum;
+        if (issue.code === 'too_small' && Number(bound) === 1 && (issue.origin === 'string' || issue.origin === 'array')) {
+          message = `must not be empty (got ${show(value)})`;
+        } else {
+          const op = issue.code === 'too_small' ? (issue.inclusive ? '>=' : '>') : issue.inclusive ? '<=' : '<';
+          const unit = issue.origin === 'string' ? ' characters' : issue.origin === 'array' || issue.origin === 'set' ? ' items' : '';
+          const measured = unit === '' ? '' : 'length ';
+          message = `${measured}must be ${op} ${String(bound)}${unit} (got ${show(value)})`;
+        }
+        break;
+      }
+      case 'invalid_key': {
+        // A record key failed its own schema: the path ends at the key, so name it and say why.
+        const key = issue.path.at(-1);
+        message = `invalid key ${JSON.stringify(String(key))}: ${issue.issues.map((i) => i.message).join('; ')}`;
+        break;
+      }
       case 'invalid_type':
         message = value === undefined ? `is required (${issue.expected})` : `expected ${issue.expected}, got ${typeOf(value)} ${show(value)}`;
         break;

@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+/**
+ * The `basis-hooks` command line: it only registers commands; each lives in `commands/<name>.ts` and
+ * calls the public API. The library never imports this file.
+ */
+import { readFileSync } from 'node:fs';
+import { EXIT_OK, EXIT_USAGE, type Command } from './command.js';
+import { checkCommand } from './commands/check.js';
+import { runCommand } from './commands/run.js';
+import { flush } from './io.js';
+
+const COMMANDS: readonly Command[] = [runCommand, checkCommand];
+
+const USAGE = `Usage: basis-hooks <command> [options]
+
+Run hooks that see every tool call of an agent runtime and allow, deny, modify or replace it.
+
+Commands:
+${COMMANDS.map((c) => `  ${c.name.padEnd(8)}${c.summary}`).join('\n')}
+
+Options:
+  -h, --help      show this help (or "basis-hooks <command> --help")
+  -v, --version   print the version
+
+Exit status: 0 on success, 2 for a usage error or an invalid config.
+`;
+
+/** How long handles may outlive the work before the process is ended anyway (see below). */
+const EXIT_GRACE_MS = 2000;
+
+function version(): string {
+  // dist/cli/main.js and host/cli/main.ts both sit two levels below the package root.
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  return typeof pkg.version === 'string' ? pkg.version : 'unknown';
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined) {
+    process.stderr.write(USAGE);
+    return EXIT_USAGE;
+  }
+  if (first === '-h' || first === '--help' || first === 'help') {
+    process.stdout.write(USAGE);
+    return EXIT_OK;
+  }
+  if (first === '-v' || first === '--version') {
+    process.stdout.write(`${version()}\n`);
+    return EXIT_OK;
+  }
+  const command = COMMANDS.find((c) => c.name === first);
+  if (command === undefined) {
+    const what = first.startsWith('-') ? `unknown option ${JSON.stringify(first)}` : `unknown command ${JSON.stringify(first)}`;
+    process.stderr.write(`basis-hooks: ${what}\n\n${USAGE}`);
+    return EXIT_USAGE;
+  }
+  return command.run(rest);
+}
+
+// A reader that goes away (`| head`) makes stdout emit EPIPE; `write` then refuses instead of crashing here.
+process.stdout.on('error', () => {});
+
+let code: number;
+try {
+  code = await main(process.argv.slice(2));
+} catch (error) {
+  if ((error as NodeJS.ErrnoException).code === 'EPIPE') {
+    process.stderr.write('basis-hooks: stdout was closed before all output was written\n');
+    code = 1;
+  } else {
+    process.stderr.write(`basis-hooks: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    code = 1;
+  }
+}
+// Never process.exit() with output pending: set the code, let the pipes drain and the loop empty.
+process.exitCode = code;
+try {
+  await flush(process.stdout);
+} catch {
+  // The reader went away (EPIPE): nothing left to deliver.
+}
+// Everything is flushed. If a transport left a handle open after close(), say so and end anyway
+// rather than hang the caller (unref'd: it never keeps a clean process alive).
+setTimeout(() => {
+  process.stderr.write('basis-hooks: warning: handles were still open after the runner closed; exiting\n');
+  process.exit();
+}, EXIT_GRACE_MS).unref();

@@ -1,0 +1,108 @@
+import type { FailureCode } from '../contract/failure.js';
+import { HookError, isHookError } from '../errors/hook-error.js';
+import type { HookDefinition } from '../runner/hook.js';
+import type { Transport } from '../runner/transport.js';
+import type { ComponentOptions } from '../transports/component/options.js';
+import { subprocessTransport, type SubprocessOptions } from '../transports/subprocess/index.js';
+import type { CommandHookConfig, ComponentHookConfig, HookConfig } from './schema.js';
+
+/** Options that apply to every hook built from a config, not to one entry. */
+export interface BuildOptions {
+  /** Where transpiled components are cached (default: the component transport's own default). */
+  readonly cache_dir?: string;
+}
+
+/** A hook's transport, with what must happen before its first call. */
+export interface BuiltHook {
+  readonly definition: HookDefinition;
+  readonly kind: 'command' | 'component';
+  /** Load a component (transpile, compile, instantiate); absent for command hooks. */
+  readonly load?: () => Promise<unknown>;
+}
+
+/*
+ * The config keys of each hook kind map one-to-one onto its transport's options. These types fail to
+ * compile when either side gains a key the other lacks, so config and API cannot drift apart
+ * (`cwd` and `cache_dir` are deliberately per-process, not per-hook, settings).
+ */
+type HookKeys = 'name' | 'event' | 'tools' | 'on_failure';
+type CommandKeys = Exclude<keyof CommandHookConfig, HookKeys>;
+type ComponentKeys = Exclude<keyof ComponentHookConfig, HookKeys | 'component'>;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const commandKeysMatch: Same<CommandKeys, Exclude<keyof SubprocessOptions, 'cwd'>> = true;
+const componentKeysMatch: Same<ComponentKeys, Exclude<keyof ComponentOptions, 'path' | 'cache_dir'>> = true;
+void commandKeysMatch;
+void componentKeysMatch;
+
+/** Drop `undefined` members: the options types are exact (`exactOptionalPropertyTypes`). */
+function defined<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
+
+/** The subprocess options a command hook entry stands for. */
+export function subprocessOptions(hook: CommandHookConfig): SubprocessOptions {
+  const { name: _name, event: _event, tools: _tools, on_failure: _onFailure, command, ...limits } = hook;
+  return { command, ...defined(limits) };
+}
+
+/** The component options a component hook entry stands for. */
+export function componentOptions(hook: ComponentHookConfig, options: BuildOptions = {}): ComponentOptions {
+  const { name: _name, event: _event, tools: _tools, on_failure: _onFailure, component, grants, ...limits } = hook;
+  return {
+    path: component,
+    ...defined(limits),
+    ...defined({ grants: grants === undefined ? undefined : defined(grants), cache_dir: options.cache_dir }),
+  };
+}
+
+type ComponentModule = typeof import('../transports/component/index.js');
+let componentModule: Promise<ComponentModule> | undefined;
+
+/**
+ * The component transport is imported on first use: it brings the WebAssembly toolchain with it,
+ * which a config of command hooks alone should not pay for at startup.
+ */
+function importComponentTransport(): Promise<ComponentModule> {
+  componentModule ??= import('../transports/component/index.js');
+  return componentModule;
+}
+
+/**
+ * Build one hook's transport. Construction only: nothing is spawned or loaded yet. Rejects with a
+ * {@link HookError} that names the hook when its transport refuses the options.
+ */
+export async function buildHook(hook: HookConfig, options: BuildOptions = {}): Promise<BuiltHook> {
+  const kind = 'command' in hook ? 'command' : 'component';
+  let transport: Transport;
+  let load: (() => Promise<unknown>) | undefined;
+  try {
+    if ('command' in hook) {
+      transport = subprocessTransport(subprocessOptions(hook));
+    } else {
+      const { componentTransport } = await importComponentTransport();
+      const component = componentTransport(componentOptions(hook, options));
+      transport = component;
+      load = () => component.load();
+    }
+  } catch (error) {
+    throw namedHookError(error, hook.name, kind === 'command' ? 'spawn_failed' : 'load_failed');
+  }
+  const definition: HookDefinition = {
+    name: hook.name,
+    event: hook.event,
+    tools: hook.tools,
+    on_failure: hook.on_failure,
+    transport,
+  };
+  return load === undefined ? { definition, kind } : { definition, kind, load };
+}
+
+/**
+ * A failure to build, check or load a hook as a {@link HookError} whose message names the hook.
+ * Anything that is not already a `HookError` gets `fallback` (the code that hook kind fails with).
+ */
+export function namedHookError(error: unknown, hook: string, fallback: FailureCode): HookError {
+  const code = isHookError(error) ? error.code : fallback;
+  const detail = error instanceof Error ? error.message : String(error);
+  return new HookError(code, `hook "${hook}": ${detail}`, { hook, cause: error });
+}

@@ -1,0 +1,19 @@
+/**
+ * The `hooks.json` config: schema, loading (with paths resolved against the file), and building a
+ * runner from it. Internals (issue shaping, transport mapping) are deliberately not exported.
+ */
+export {
+  HooksConfig,
+  HookConfig,
+  CommandHookConfig,
+  ComponentHookConfig,
+  ComponentGrantsConfig,
+  HookCommand,
+  SUPPORTED_HOOK_SCHEMAS,
+} from './schema.js';
+export { loadConfig } from './load.js';
+export { parseConfig } from './parse.js';
+export { resolveConfigPaths, CONFIG_DIR_ENV } from './resolve.js';
+export { createRunner, type CreateRunnerOptions } from './create-runner.js';
+export { checkConfig, type CheckReport, type HookCheck } from './check.js';
+export { hooksJsonSchema, hooksJsonSchemaText } from './json-schema.js';

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { HookEvent } from '../contract/event.js';
+import { FailurePolicy } from '../contract/failure.js';
+
+/** The `hook_schema` versions this release reads. A config written for another version is refused, never guessed at. */
+export const SUPPORTED_HOOK_SCHEMAS = [1] as const;
+
+const limit = (description: string) => z.int().positive().describe(description);
+
+const nonEmpty = (description: string) => z.string().min(1).describe(description);
+
+/** An environment variable name: non-empty, no `=` and no NUL (the OS could not represent it). */
+const EnvName = z.string().regex(/^[^=\0]+$/, 'must be an environment variable name (non-empty, no "=")');
+
+const EnvMap = z
+  .record(EnvName, z.string())
+  .describe('Environment variables set for the hook, name → value.');
+
+/** Keys every hook has, whatever runs it. */
+const common = {
+  name: nonEmpty('Unique name of the hook; it names the hook in the audit trail and in failure reasons.'),
+  event: HookEvent.describe('When the hook runs: before the tool call (pre_tool_use) or after it (post_tool_use).'),
+  tools: z
+    .array(nonEmpty('An exact tool name, or a glob where * matches any run of characters (mcp__github__*).'))
+    .optional()
+    .describe('Tools the hook applies to. Absent = every tool; an empty list matches none.'),
+  on_failure: FailurePolicy.default('deny').describe(
+    'What a failure of this hook (crash, timeout, malformed answer) does: deny the call (fail closed, default) or allow it (fail open).',
+  ),
+};
+
+/**
+ * A command's argv (`["node", "hooks/x.mjs"]`) or a shell command string run with `sh -c`.
+ * Relative argv entries containing a `/` are resolved against the config file's directory when the
+ * file exists there (see {@link resolveConfigPaths}).
+ */
+export const HookCommand = z
+  .union(
+    [
+      z.array(z.string()).min(1).refine((argv) => argv[0] !== '', { message: 'the program (argv[0]) must not be empty' })
+        .describe('argv: the program and its arguments, run without a shell.'),
+      z.string().min(1).describe('A shell command, run with sh -c.'),
+    ],
+    { error: 'a non-empty argv array of strings or a non-empty shell command string' },
+  )
+  .describe('The hook program: an argv array (run directly) or a string (run with sh -c).');
+export type HookCommand = z.infer<typeof HookCommand>;
+
+/**
+ * A hook run as a subprocess: one JSON request on stdin, one JSON response on stdout.
+ *
+ * @example
+ * { "name": "no-force-push", "event": "pre_tool_use", "tools": ["shell"],
+ *   "command": ["node", "hooks/no-force-push.mjs"], "timeout_ms": 2000 }
+ */
+export const CommandHookConfig = z
+  .strictObject({
+    ...common,
+    command: HookCommand,
+    timeout_ms: limit('Deadline per call in ms (default 10000); the process group is killed after it.').optional(),
+    max_output_bytes: limit('Cap on the hook\'s stdout in bytes (default 1048576).').optional(),
+    max_stderr_bytes: limit('Cap on the stderr kept for the trail in bytes (default 65536).').optional(),
+    env: EnvMap.optional(),
+  })
+  .meta({ title: 'Command hook', description: 'A hook run as a subprocess: JSON request on stdin, JSON response on stdout.' });
+export type CommandHookConfig = z.infer<typeof CommandHookConfig>;
+
+/** Explicit capabilities of a component hook; absent = none. */
+export const ComponentGrantsConfig = z
+  .strictObject({
+    env: EnvMap.optional(),
+    env_allow: z
+      .array(EnvName)
+      .optional()
+      .describe('Names of host environment variables passed through to the guest (unset ones are absent).'),
+    read_only_dirs: z
+      .record(
+        z.string().regex(/^\//, 'a guest path must be absolute (start with "/")'),
+        nonEmpty('Host directory, relative to the config file.'),
+      )
+      .optional()
+      .describe('Read-only directories: guest path (e.g. /data) → host directory (relative to the config file).'),
+  })
+  .meta({ title: 'Grants', description: 'What the guest may see beyond the deny-by-default sandbox.' });
+export type ComponentGrantsConfig = z.infer<typeof ComponentGrantsConfig>;
+
+/**
+ * A hook run as a sandboxed WebAssembly component exporting `basis:hook/handler@1.0.0`.
+ *
+ * @example
+ * { "name": "redact", "event": "post_tool_use", "component": "hooks/redact.wasm", "memory_mb": 64 }
+ */
+export const ComponentHookConfig = z
+  .strictObject({
+    ...common,
+    component: nonEmpty('Path of the component (.wasm), relative to the config file.'),
+    timeout_ms: limit('Deadline per call in ms (default 1000).').optional(),
+    memory_mb: limit('Cap on each core module\'s linear memory in MiB (default 64).').optional(),
+    max_output_bytes: limit('Cap on what the guest returns in bytes (default 1048576).').optional(),
+    max_log_bytes: limit('Cap on captured guest stdout and stderr, each, in bytes (default 65536).').optional(),
+    isolation: z.enum(['worker']).optional().describe('How the guest is isolated (default worker).'),
+    grants: ComponentGrantsConfig.optional(),
+  })
+  .meta({ title: 'Component hook', description: 'A hook run as a sandboxed WebAssembly component.' });
+export type ComponentHookConfig = z.infer<typeof ComponentHookConfig>;
+
+/** The keys that choose a hook's transport; exactly one must be present. */
+export const TRANSPORT_KEYS = ['command', 'component'] as const;
+
+/** One hook: exactly one of `command` or `component`. */
+export const HookConfig = z.union([CommandHookConfig, ComponentHookConfig]);
+export type HookConfig = z.infer<typeof HookConfig>;
+
+/**
+ * A `hooks.json` file. Hooks run in declared order; names are unique.
+ *
+ * @example
+ * { "hook_schema": 1, "hooks": [{ "name": "guard", "event": "pre_tool_use", "command": ["sh", "hooks/guard.sh"] }] }
+ */
+export const HooksConfig = z
+  .strictObject({
+    $schema: z.string().optional().describe('Path or URL of this JSON Schema, for editors.'),
+    hook_schema: z.literal(SUPPORTED_HOOK_SCHEMAS[0]).describe('Version of the config and hook wire format. Must be 1.'),
+    hooks: z.array(HookConfig).describe('The hooks, run in declared order for their event.'),
+  })
+  .superRefine(
+    (config, ctx) => {
+      // Runs even when some hooks are invalid (`when`), so one pass reports every problem. The value
+      // may therefore be anything: read it defensively.
+      const hooks: unknown = (config as { hooks?: unknown } | null)?.hooks;
+      if (!Array.isArray(hooks)) return;
+      const first = new Map<string, number>();
+      hooks.forEach((hook: unknown, index) => {
+        const name = (hook as { name?: unknown } | null)?.name;
+        if (typeof name !== 'string' || name === '') return;
+        const earlier = first.get(name);
+        if (earlier === undefined) first.set(name, index);
+        else {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['hooks', index, 'name'],
+            message: `duplicate name ${JSON.stringify(name)} (also hooks[${earlier}].name); names must be unique`,
+            input: name,
+          });
+        }
+      });
+    },
+    { when: () => true },
+  )
+  .meta({
+    title: 'basis-hooks configuration',
+    description: 'Hooks that see every tool call of an agent runtime and can allow, deny, modify or replace it.',
+  });
+export type HooksConfig = z.infer<typeof HooksConfig>;

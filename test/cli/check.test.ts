@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { answer, runCli, writeConfig } from './cli.js';
+import { tempDir } from '../config/temp.js';
+
+describe('basis-hooks check', () => {
+  it('exits 0 and prints ok for each hook when every hook can start', async () => {
+    const dir = await tempDir();
+    const config = await writeConfig(dir, [
+      { name: 'guard', event: 'pre_tool_use', command: answer({ decision: 'allow' }) },
+      { name: 'shell-form', event: 'post_tool_use', command: 'cat >/dev/null; echo \'{"decision":"allow"}\'' },
+    ]);
+    const result = await runCli(['check', '--config', config]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n').filter(Boolean)).toEqual([expect.stringMatching(/^ok\s+guard\s/), expect.stringMatching(/^ok\s+shell-form\s/)]);
+  });
+
+  it('exits 2 and names the code and program of a hook that cannot start', async () => {
+    const dir = await tempDir();
+    const config = await writeConfig(dir, [
+      { name: 'guard', event: 'pre_tool_use', command: answer({ decision: 'allow' }) },
+      { name: 'ghost', event: 'pre_tool_use', command: ['basis-hooks-no-such-program-xyz'] },
+    ]);
+    const result = await runCli(['check', '--config', config]);
+    expect(result.code).toBe(2);
+    const lines = result.stdout.split('\n').filter(Boolean);
+    expect(lines[0]).toMatch(/^ok\s+guard/);
+    expect(lines[1]).toMatch(/^FAIL\s+ghost\s.*spawn_failed: .*basis-hooks-no-such-program-xyz/);
+  });
+
+  it('--json prints the report as one object', async () => {
+    const dir = await tempDir();
+    const config = await writeConfig(dir, [
+      { name: 'guard', event: 'pre_tool_use', command: answer({ decision: 'allow' }) },
+      { name: 'ghost', event: 'pre_tool_use', command: ['basis-hooks-no-such-program-xyz'] },
+    ]);
+    const result = await runCli(['check', '--config', config, '--json']);
+    expect(result.code).toBe(2);
+    expect(JSON.parse(result.stdout)).toEqual({
+      ok: false,
+      hooks: [
+        { name: 'guard', kind: 'command', ok: true },
+        { name: 'ghost', kind: 'command', ok: false, code: 'spawn_failed', message: expect.stringContaining('basis-hooks-no-such-program-xyz') as unknown },
+      ],
+    });
+  });
+
+  it('exits 2 for an invalid config, with nothing on stdout', async () => {
+    const dir = await tempDir();
+    const config = await writeConfig(dir, [{ name: 'a', event: 'pre_tool_use' }]);
+    const result = await runCli(['check', '--config', config]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('hooks[0]: exactly one of "command" or "component" is required (found neither)');
+  });
+});
