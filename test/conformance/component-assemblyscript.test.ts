@@ -1,0 +1,17 @@
+import { join } from 'node:path';
+import { AS_BUILD_DIR, AS_CONFORMANCE_BEHAVIOURS } from '../../scripts/guests/assemblyscript.js';
+import { componentFixture } from '../helpers/component-fixture.js';
+import { ensureGuestsBuilt } from '../helpers/guests.js';
+import { runTransportSuite } from './suite.js';
+
+const ensureAsGuestsBuilt = (): Promise<void> =>
+  ensureGuestsBuilt('assemblyscript', [...AS_CONFORMANCE_BEHAVIOURS.map((b) => join(AS_BUILD_DIR, 'conformance', `${b}.wasm`)), join(AS_BUILD_DIR, 'guard.wasm'), join(AS_BUILD_DIR, 'redact.wasm')]);
+
+// Every conformance vector against the AssemblyScript guests (guest-examples/assemblyscript/src/
+// conformance.ts, one component per behaviour) through the real component transport. Between them the
+// vectors exercise every layout of the result area the glue writes: modify with and without reason,
+// replace with a reason, with is_error true and false, and with neither.
+runTransportSuite(
+  'component (assemblyscript)',
+  componentFixture({ name: 'assemblyscript', dir: join(AS_BUILD_DIR, 'conformance'), crashCode: 'trap', prepare: ensureAsGuestsBuilt }),
+);

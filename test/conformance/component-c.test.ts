@@ -1,0 +1,16 @@
+import { join } from 'node:path';
+import { C_BUILD_DIR, C_GUESTS, C_PREBUILT_DIR } from '../../scripts/guests/c.js';
+import { componentFixture } from '../helpers/component-fixture.js';
+import { ensureGuestsBuilt } from '../helpers/guests.js';
+import { runTransportSuite } from './suite.js';
+
+const ensureCGuestsBuilt = (): Promise<void> => ensureGuestsBuilt('c', C_GUESTS.map((g) => join(C_BUILD_DIR, `${g.out}.wasm`)));
+
+// Every conformance vector against the C guests (guest-examples/c/src/conformance.c, one component per
+// behaviour) through the real component transport — once as built from source (in CI: by clang; on a
+// machine without clang the builder copies the prebuilt ones) and once as committed in prebuilt/, so a
+// rebuild that behaves differently from the committed copies fails. Between them the vectors exercise
+// every layout of the result area the glue writes: modify with and without reason, replace with a
+// reason, with is_error true and false, and with neither.
+runTransportSuite('component (c)', componentFixture({ name: 'c', dir: join(C_BUILD_DIR, 'conformance'), crashCode: 'trap', prepare: ensureCGuestsBuilt }));
+runTransportSuite('component (c, prebuilt)', componentFixture({ name: 'c prebuilt', dir: join(C_PREBUILT_DIR, 'conformance'), crashCode: 'trap' }));

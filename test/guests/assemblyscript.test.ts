@@ -1,0 +1,40 @@
+/**
+ * The AssemblyScript guests through the real component transport: the example policies and the `err`
+ * layout of the result area (`guest-error`).
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HookRunner, type HookCall } from '../../host/index.js';
+import { componentTransport } from '../../host/transports/component/index.js';
+import { AS_BUILD_DIR, AS_CONFORMANCE_BEHAVIOURS } from '../../scripts/guests/assemblyscript.js';
+import { TEST_CACHE_DIR as cache_dir, ensureGuestsBuilt } from '../helpers/guests.js';
+import { runPolicyCases } from '../helpers/policy-cases.js';
+
+const ensureBuilt = (): Promise<void> =>
+  ensureGuestsBuilt('assemblyscript', [...AS_CONFORMANCE_BEHAVIOURS.map((b) => join(AS_BUILD_DIR, 'conformance', `${b}.wasm`)), join(AS_BUILD_DIR, 'guard.wasm'), join(AS_BUILD_DIR, 'redact.wasm')]);
+
+runPolicyCases('assemblyscript', async (hook) => {
+  await ensureBuilt();
+  return componentTransport({ path: join(AS_BUILD_DIR, `${hook}.wasm`), cache_dir });
+});
+
+describe('assemblyscript guest returning err(message)', () => {
+  const calls: HookCall[] = [
+    { workspace: '/w', agent_id: 'a', tool_call_id: 'c1', tool_name: 'shell', event: 'pre_tool_use', input: { command: 'ls' } },
+    { workspace: '/w', agent_id: 'a', tool_call_id: 'c2', tool_name: 'shell', event: 'post_tool_use', input: { command: 'ls' }, output: 'x', is_error: false },
+  ];
+  for (const call of calls) {
+    it(`is a guest_error at ${call.event}, and fails closed`, async () => {
+      await ensureBuilt();
+      const transport = componentTransport({ path: join(AS_BUILD_DIR, 'conformance/guest-error.wasm'), cache_dir });
+      const runner = new HookRunner([{ name: 'err', event: call.event, transport }]);
+      try {
+        const outcome = await runner.run(call);
+        expect(outcome.decision).toBe('deny');
+        expect(outcome.trail[0]?.failure?.code).toBe('guest_error');
+      } finally {
+        await runner.close();
+      }
+    });
+  }
+});
