@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { ROOT } from './guests/jco.js';
 import type { GuestBuilder } from './guests/types.js';
 
-const LANGUAGES = ['wat', 'js'] as const;
+const LANGUAGES = ['wat', 'js', 'ts', 'rust', 'c', 'assemblyscript'] as const;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

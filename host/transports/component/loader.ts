@@ -1,3 +1,4 @@
+import v8 from 'node:v8';
 import { createHash } from 'node:crypto';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { HookError } from '../../errors/hook-error.js';
@@ -68,7 +69,22 @@ interface Compiled {
 /** Compiled modules per component and memory cap, once per process: every transport of it shares them. */
 const compiled = new Map<string, Promise<Compiled>>();
 
+let featuresEnabled = false;
+
+/**
+ * QuickJS guests use extended constant expressions (`i32.add` in a global's initializer), part of the
+ * WebAssembly 3.0 standard that Node 20's V8 still keeps behind `--experimental-wasm-extended-const`.
+ * The flag must be process-wide (a Worker's execArgv rejects it) and set before compiling; it only adds
+ * a standard instruction form to what validates, it grants a guest nothing.
+ */
+function enableWasmFeatures(): void {
+  if (featuresEnabled) return;
+  featuresEnabled = true;
+  v8.setFlagsFromString('--experimental-wasm-extended-const');
+}
+
 async function compileModules(entry: CacheEntry, capPages: number): Promise<Compiled> {
+  enableWasmFeatures();
   const modules: Record<string, WasmModule> = {};
   const memoryMaxBytes: Record<string, number> = {};
   for (const name of entry.manifest.modules) {
