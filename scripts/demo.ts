@@ -39,7 +39,8 @@ if (json) {
   process.exitCode = await cli(['run', '--config', CONFIG, '--calls', CALLS]);
 } else {
   process.stdout.write(
-    'basis-hooks demo: an agent session run through hooks written in sh, Node and Python.\n' +
+    'basis-hooks demo: an agent session run through WebAssembly component hooks (JavaScript, sandboxed)\n' +
+      'and subprocess hooks written in sh, Node and Python, in one chain.\n' +
       `Config: ${CONFIG}; calls: ${CALLS}.\n`,
   );
   const checked = await cli(['check', '--config', CONFIG]);
