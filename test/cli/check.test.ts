@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answer, runCli, writeConfig } from './cli.js';
-import { tempDir } from '../config/temp.js';
+import { tempDir } from '../helpers/temp.js';
 
 describe('basis-hooks check', () => {
   it('exits 0 and prints ok for each hook when every hook can start', async () => {

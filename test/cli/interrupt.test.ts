@@ -4,7 +4,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { CLI, jsonl, pre, writeConfig } from './cli.js';
-import { tempDir } from '../config/temp.js';
+import { tempDir } from '../helpers/temp.js';
 
 function alive(pid: number): boolean {
   try {

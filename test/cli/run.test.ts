@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answer, jsonl, jsonLines, post, pre, runCli, writeConfig } from './cli.js';
-import { tempDir } from '../config/temp.js';
+import { tempDir } from '../helpers/temp.js';
 
 const ms = expect.any(Number) as unknown as number;
 

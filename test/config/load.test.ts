@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../host/config/index.js';
 import { ConfigError } from '../../host/errors/config-error.js';
-import { tempDir, writeFiles } from './temp.js';
+import { tempDir, writeFiles } from '../helpers/temp.js';
 
 async function loadError(file: string): Promise<ConfigError> {
   const error: unknown = await loadConfig(file).then(

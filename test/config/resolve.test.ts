@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_DIR_ENV, parseConfig } from '../../host/config/index.js';
-import { tempDir, writeFiles } from './temp.js';
+import { tempDir, writeFiles } from '../helpers/temp.js';
 
 describe('paths resolve against the config file, not the working directory', () => {
   it('resolves component paths and read-only dir host paths', async () => {

@@ -6,7 +6,7 @@ import { checkConfig, createRunner, loadConfig, parseConfig } from '../../host/c
 import type { HookCall } from '../../host/contract/call.js';
 import { ConfigError } from '../../host/errors/config-error.js';
 import { HookError } from '../../host/errors/hook-error.js';
-import { tempDir, writeFiles } from './temp.js';
+import { tempDir, writeFiles } from '../helpers/temp.js';
 
 /** A pre hook that appends its argument to `input.tags` (and the config dir it was told about). */
 const TAG_HOOK = `
