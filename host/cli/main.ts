@@ -5,11 +5,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { EXIT_OK, EXIT_USAGE, type Command } from './command.js';
+import { buildCommand } from './commands/build.js';
 import { checkCommand } from './commands/check.js';
+import { initCommand } from './commands/init.js';
+import { inspectCommand } from './commands/inspect.js';
 import { runCommand } from './commands/run.js';
+import { testCommand } from './commands/test.js';
 import { flush } from './io.js';
 
-const COMMANDS: readonly Command[] = [runCommand, checkCommand];
+const COMMANDS: readonly Command[] = [runCommand, checkCommand, initCommand, buildCommand, testCommand, inspectCommand];
 
 const USAGE = `Usage: basis-hooks <command> [options]
 

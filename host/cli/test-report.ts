@@ -1,0 +1,35 @@
+import type { JsonValue } from '../contract/json.js';
+import { canonicalJson, diffLines } from '../kit/cases/diff.js';
+import type { CaseResult, TestReport } from '../kit/cases/run.js';
+
+/** Most diff lines shown for one failing case; the rest is summarised (use --json for everything). */
+const MAX_DIFF_LINES = 60;
+
+/** One result as people read it: `ok`/`FAIL`/`skip` and the name; a failure gets the diff under it. */
+export function formatResult(result: CaseResult, source: string): string {
+  const where = `${source}:${result.line}`;
+  switch (result.status) {
+    case 'pass':
+      return `  ok    ${result.name}  (${result.ms.toFixed(1)} ms)\n`;
+    case 'skip':
+      return `  skip  ${result.name}  (${result.reason})\n`;
+    case 'error':
+      return `  FAIL  ${result.name}  (${where})\n        ${result.reason}\n`;
+    case 'fail': {
+      const expected = canonicalJson(result.expect as JsonValue);
+      const actual = canonicalJson(result.actual);
+      const diff = diffLines(expected, actual);
+      const shown = diff.slice(0, MAX_DIFF_LINES).map((line) => `        ${line.op} ${line.text}\n`);
+      const more = diff.length > MAX_DIFF_LINES ? [`        … ${diff.length - MAX_DIFF_LINES} more lines (--json shows everything)\n`] : [];
+      const note = result.ran ? '' : '        (the hook did not run: its "tools" do not match this call)\n';
+      return `  FAIL  ${result.name}  (${where}, ${result.hook} at ${result.event})\n        - expected\n        + actual\n${shown.join('')}${more.join('')}${note}`;
+    }
+  }
+}
+
+/** The closing line: counts, and why the run failed when no case failed (none ran). */
+export function formatSummary(report: TestReport): string {
+  const counts = `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped`;
+  if (report.passed + report.failed === 0) return `\n${counts}: no case ran\n`;
+  return `\n${counts}\n`;
+}

@@ -1,0 +1,110 @@
+import type { HookEvent } from '../../contract/event.js';
+import type { HookManifest } from '../manifest.js';
+import { outputPath } from '../manifest.js';
+import { policySummary } from './policy.js';
+
+const LANGUAGE_NAMES: Readonly<Record<HookManifest['lang'], string>> = {
+  js: 'JavaScript',
+  ts: 'TypeScript',
+  c: 'C',
+  rust: 'Rust',
+  assemblyscript: 'AssemblyScript',
+};
+
+/** Where the language's own guide lives in the basis-hooks repository. */
+const GUIDES: Readonly<Record<HookManifest['lang'], string>> = {
+  js: 'guest-examples/js/README.md',
+  ts: 'guest-examples/js/README.md',
+  c: 'guest-examples/c/README.md',
+  rust: 'guest-examples/rust/README.md',
+  assemblyscript: 'guest-examples/assemblyscript/README.md',
+};
+
+const TOOLCHAINS: Readonly<Record<HookManifest['lang'], string>> = {
+  js: 'Nothing to install: the engine comes with basis-hooks (QuickJS through jco; SpiderMonkey through `@bytecodealliance/componentize-js`).',
+  ts: 'The npm package `typescript` (the hook is type-checked against `types/`, generated from the WIT), then as for JavaScript.',
+  c: 'Debian: `apt-get install -y clang lld wasi-libc libclang-rt-dev-wasm32` (`BASIS_HOOKS_CLANG` picks another clang).',
+  rust: 'Debian: `apt-get install -y rustc libstd-rust-dev-wasm32`; the kit calls `/usr/bin/rustc` (rustup\'s toolchains have no wasm targets here; `BASIS_HOOKS_RUSTC` picks another).',
+  assemblyscript: 'The npm package `assemblyscript` (`npm install --save-dev assemblyscript`).',
+};
+
+/** The files of the starter besides hook.json, cases.jsonl and this README, one line each. */
+function fileLines(manifest: HookManifest): string[] {
+  switch (manifest.lang) {
+    case 'js':
+      return [`| \`${manifest.source}\` | the hook |`];
+    case 'ts':
+      return [
+        `| \`${manifest.source}\` | the hook |`,
+        '| `types/` | the WIT as TypeScript declarations (`jco types --guest` output; do not edit) |',
+        '| `tsconfig.json` | strict, no DOM or Node types (neither exists in a component) |',
+      ];
+    case 'c':
+      return ['| `hook.c` | the hook |', '| `glue/basis_hook.h`, `glue/basis_hook.c` | the canonical-ABI glue (do not edit; see the C guide) |'];
+    case 'rust':
+      return ['| `hook.rs` | the hook |', '| `glue/basis_hook.rs` | the canonical-ABI glue (do not edit; see the Rust guide) |'];
+    case 'assemblyscript':
+      return [
+        '| `hook.ts` | the hook |',
+        '| `glue/hook.ts` | the canonical-ABI glue (do not edit) |',
+        '| `glue/export-names.mjs` | asc transform renaming the exports, for building by hand (`basis-hooks build` does the same itself) |',
+      ];
+  }
+}
+
+function options(manifest: HookManifest): string {
+  switch (manifest.lang) {
+    case 'js':
+    case 'ts':
+      return `\`"engine"\` in \`hook.json\` is \`"quickjs"\` (~1.6 MB, faster to load and call) or \`"spidermonkey"\` (~11 MB; needs \`@bytecodealliance/componentize-js\`). Mind the engines' differences (absent options are \`null\` under QuickJS, \`undefined\` under SpiderMonkey; \`console\` and \`Date.now()\` do not work) — see the guide.`;
+    case 'rust':
+      return '`"flavour"` in `hook.json` is `"std"` (wasm32-wasi: `String`, `format!`) or `"nostd"` (wasm32-unknown-unknown: `core` only, a few KB). The starter builds either way.';
+    default:
+      return '';
+  }
+}
+
+/** The starter's README: what it does, how to build and test it, how to use it. */
+export function readmeText(manifest: HookManifest, event: HookEvent): string {
+  const out = outputPath(manifest);
+  const extra = options(manifest);
+  return `# ${manifest.name}
+
+A basis-hooks **${event}** hook in ${LANGUAGE_NAMES[manifest.lang]}, built into a sandboxed WebAssembly
+component for the \`basis:hook@1.0.0\` world. Made by \`basis-hooks init\`.
+
+${policySummary(event)}
+
+| file | what |
+| --- | --- |
+${fileLines(manifest).join('\n')}
+| \`hook.json\` | how \`basis-hooks build\` builds it (language, sources, output) |
+| \`cases.jsonl\` | table-driven tests: one call and the expected decision per line |
+
+## Build and test
+
+\`\`\`sh
+basis-hooks build .                    # → ${out}
+basis-hooks test . --cases cases.jsonl # every case must pass; --json for machines
+basis-hooks inspect ${out}             # world, imports, size, sha256, whether it loads
+\`\`\`
+
+Toolchain: ${TOOLCHAINS[manifest.lang]}${extra === '' ? '' : `\n\n${extra}`}
+
+A case is \`{"name": …, "call": <a tool call>, "expect": {"decision": "allow" | "deny" | "modify" | "replace", "reason"?, "input"?, "output"?, "is_error"?}}\`
+or \`"expect": {"failure": "<code>"}\`; fields left out of \`expect\` are not compared. Each case runs
+through the real runner at its call's event, so an answer for the wrong event is a failure, as in
+production.
+
+## Use it
+
+\`\`\`json
+{ "hook_schema": 1, "hooks": [
+  { "name": "${manifest.name}", "event": "${event}", "component": "${out}" }
+] }
+\`\`\`
+
+The guide for ${LANGUAGE_NAMES[manifest.lang]} hooks is \`${GUIDES[manifest.lang]}\` in the basis-hooks repository;
+\`guest-examples/README.md\` there covers every language and the ABI.
+`;
+}
