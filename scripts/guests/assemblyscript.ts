@@ -14,24 +14,10 @@ import { fileURLToPath } from 'node:url';
 import { ROOT, WIT_PATH, embedWorld, newComponent } from './jco.js';
 import { inputsHash, isFresh, writeStamp } from './stamp.js';
 import type { GuestBuildContext, GuestBuilder } from './types.js';
+import { COMPILED_GUEST_BEHAVIOURS } from '../../test/conformance/behaviours.js';
 
 /** Conformance behaviours with an AssemblyScript guest, in the order of the constants in src/conformance.ts. */
-export const AS_CONFORMANCE_BEHAVIOURS = [
-  'allow',
-  'deny',
-  'modify-wrap',
-  'replace-wrap',
-  'replace-error',
-  'replace-ok',
-  'deny-if-wrapped',
-  'probe',
-  'empty-deny-reason',
-  'malformed',
-  'hang',
-  'crash',
-  'oversized',
-  'guest-error',
-] as const;
+export const AS_CONFORMANCE_BEHAVIOURS = COMPILED_GUEST_BEHAVIOURS;
 
 /** asc flags of every guest (besides the entry file, the transform and `--use BEHAVIOUR`). */
 export const ASC_FLAGS = ['-O3', '--runtime', 'incremental', '--use', 'abort='] as const;

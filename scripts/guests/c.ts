@@ -16,7 +16,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,8 @@ import { promisify } from 'node:util';
 import { ROOT, WIT_PATH, embedWorld, newComponent } from './jco.js';
 import { inputsHash, isFresh, writeStamp } from './stamp.js';
 import type { GuestBuildContext, GuestBuilder } from './types.js';
+import { COMPILED_GUEST_BEHAVIOURS } from '../../test/conformance/behaviours.js';
+import { copyPrebuilt, jcoVersion, manifestPath, updatePrebuilt } from './prebuilt.js';
 
 const run = promisify(execFile);
 
@@ -45,22 +47,7 @@ export const C_FLAGS = ['--target=wasm32-wasi', '-O2', '-std=c11', '-Wall', '-We
 export const C_LINK_FLAGS = ['--target=wasm32-wasi', '-mexec-model=reactor', '-Wl,--stack-first', '-Wl,--strip-all'] as const;
 
 /** Conformance behaviours with a C guest (`silent` is not expressible: a component always returns), plus `guest-error` (err). */
-export const C_CONFORMANCE_BEHAVIOURS = [
-  'allow',
-  'deny',
-  'modify-wrap',
-  'replace-wrap',
-  'replace-error',
-  'replace-ok',
-  'deny-if-wrapped',
-  'probe',
-  'empty-deny-reason',
-  'malformed',
-  'hang',
-  'crash',
-  'oversized',
-  'guest-error',
-] as const;
+export const C_CONFORMANCE_BEHAVIOURS = COMPILED_GUEST_BEHAVIOURS;
 
 /** One C guest: an output under build/ (and prebuilt/), its source and its defines. */
 export interface CGuest {
@@ -204,50 +191,8 @@ async function buildOne(guest: CGuest, context: GuestBuildContext, compiler: () 
   context.log(`built ${guest.out}.wasm (${component.length} bytes${wasiReactor ? ', WASI adapter' : ''})`);
 }
 
-/** Every `.wasm` under `dir`, as paths relative to it. */
-async function wasmFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name.endsWith('.wasm')).map((e) => relative(dir, join(e.parentPath, e.name)));
-}
-
-/** No toolchain: copy the committed prebuilt components into build/ (no stamps: a real build replaces them). */
-async function copyPrebuilt(context: GuestBuildContext): Promise<void> {
-  for (const file of await wasmFiles(C_PREBUILT_DIR)) {
-    const to = join(C_BUILD_DIR, file);
-    await mkdir(dirname(to), { recursive: true });
-    await rm(`${to}.stamp`, { force: true });
-    await cp(join(C_PREBUILT_DIR, file), to);
-  }
-  context.log(`copied the prebuilt C components from ${relative(context.root, C_PREBUILT_DIR)}/`);
-}
-
-/** The prebuilt manifest: for each output, the source hash it was built from and the compiler used. */
-export interface PrebuiltManifest {
-  readonly compiler: string;
-  readonly guests: Record<string, string>;
-}
-
-export const PREBUILT_MANIFEST = join(C_PREBUILT_DIR, 'manifest.json');
-
-/** Replace prebuilt/ with the current build/ outputs and record their source hashes. */
-async function updatePrebuilt(context: GuestBuildContext, toolchain: string): Promise<void> {
-  await rm(C_PREBUILT_DIR, { recursive: true, force: true });
-  const guests: Record<string, string> = {};
-  for (const guest of C_GUESTS) {
-    const to = join(C_PREBUILT_DIR, `${guest.out}.wasm`);
-    await mkdir(dirname(to), { recursive: true });
-    await cp(join(C_BUILD_DIR, `${guest.out}.wasm`), to);
-    guests[guest.out] = await sourceHash(guest);
-  }
-  const manifest: PrebuiltManifest = { compiler: toolchain, guests };
-  await writeFile(PREBUILT_MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`);
-  context.log(`updated ${relative(context.root, C_PREBUILT_DIR)}/ (${C_GUESTS.length} components)`);
-}
-
-async function jcoVersion(root: string): Promise<string> {
-  const pkg = JSON.parse(await readFile(join(root, 'node_modules/@bytecodealliance/jco/package.json'), 'utf8')) as { version: string };
-  return pkg.version;
-}
+export const PREBUILT_MANIFEST = manifestPath(C_PREBUILT_DIR);
+export type { PrebuiltManifest } from './prebuilt.js';
 
 async function buildAll(context: GuestBuildContext, options: { updatePrebuilt: boolean }): Promise<void> {
   let toolchain: string;
@@ -258,7 +203,7 @@ async function buildAll(context: GuestBuildContext, options: { updatePrebuilt: b
     if (required || !(error instanceof CToolchainMissingError) || !existsSync(C_PREBUILT_DIR)) throw error;
     context.log(`warning: ${error.message}`);
     context.log('warning: using the committed prebuilt C components instead of building from source');
-    await copyPrebuilt(context);
+    await copyPrebuilt(C_PREBUILT_DIR, C_BUILD_DIR, 'C', context);
     return;
   }
   const versions = [toolchain, await jcoVersion(context.root)];
@@ -268,7 +213,10 @@ async function buildAll(context: GuestBuildContext, options: { updatePrebuilt: b
   } finally {
     await (await compiler)?.dispose();
   }
-  if (options.updatePrebuilt) await updatePrebuilt(context, toolchain);
+  if (options.updatePrebuilt) {
+    const entries = await Promise.all(C_GUESTS.map(async (guest) => ({ key: guest.out, built: join(C_BUILD_DIR, `${guest.out}.wasm`), sourceHash: await sourceHash(guest) })));
+    await updatePrebuilt(C_PREBUILT_DIR, toolchain, entries, context);
+  }
 }
 
 const builder: GuestBuilder = {

@@ -26,6 +26,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ROOT, WIT_PATH, componentWit, enableBuildFilesystem } from './jco.js';
 import { inputsHash, isFresh, writeStamp } from './stamp.js';
 import type { GuestBuildContext, GuestBuilder } from './types.js';
+import { COMPONENT_BEHAVIOURS } from '../../test/conformance/behaviours.js';
 
 /** All of componentize-js's WASI features (its DEFAULT_FEATURES): a guest that needs none gets none. */
 export const SPIDERMONKEY_DISABLED_FEATURES = ['stdio', 'random', 'clocks', 'http', 'fetch-event'] as const;
@@ -35,21 +36,7 @@ export type JsEngine = 'spidermonkey' | 'quickjs';
 export const JS_ENGINES: readonly JsEngine[] = ['spidermonkey', 'quickjs'];
 
 /** Conformance behaviours with a JS guest (`silent` is not expressible: a component always returns). */
-export const JS_CONFORMANCE_BEHAVIOURS = [
-  'allow',
-  'deny',
-  'modify-wrap',
-  'replace-wrap',
-  'replace-error',
-  'replace-ok',
-  'deny-if-wrapped',
-  'probe',
-  'empty-deny-reason',
-  'malformed',
-  'hang',
-  'crash',
-  'oversized',
-] as const;
+export const JS_CONFORMANCE_BEHAVIOURS = COMPONENT_BEHAVIOURS;
 
 const JS_DIR = join(ROOT, 'guest-examples/js');
 export const JS_BUILD_DIR = join(JS_DIR, 'build');

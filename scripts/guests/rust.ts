@@ -20,7 +20,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,8 @@ import { promisify } from 'node:util';
 import { ROOT, WIT_PATH, embedWorld, newComponent } from './jco.js';
 import { inputsHash, isFresh, writeStamp } from './stamp.js';
 import type { GuestBuildContext, GuestBuilder } from './types.js';
+import { COMPILED_GUEST_BEHAVIOURS } from '../../test/conformance/behaviours.js';
+import { copyPrebuilt, jcoVersion, manifestPath, updatePrebuilt } from './prebuilt.js';
 
 const run = promisify(execFile);
 
@@ -50,22 +52,7 @@ const TARGET: Record<RustFlavour, string> = { std: 'wasm32-wasi', nostd: 'wasm32
 export const RUST_FLAGS = ['--edition', '2021', '--crate-type', 'cdylib', '-C', 'opt-level=s', '-C', 'panic=abort', '-C', 'lto=fat', '-C', 'codegen-units=1', '-C', 'strip=symbols'] as const;
 
 /** Conformance behaviours with a Rust guest (`silent` is not expressible: a component always returns), plus `guest-error` (err). */
-export const RUST_CONFORMANCE_BEHAVIOURS = [
-  'allow',
-  'deny',
-  'modify-wrap',
-  'replace-wrap',
-  'replace-error',
-  'replace-ok',
-  'deny-if-wrapped',
-  'probe',
-  'empty-deny-reason',
-  'malformed',
-  'hang',
-  'crash',
-  'oversized',
-  'guest-error',
-] as const;
+export const RUST_CONFORMANCE_BEHAVIOURS = COMPILED_GUEST_BEHAVIOURS;
 
 /** One Rust guest in one flavour. */
 export interface RustGuest {
@@ -83,7 +70,8 @@ export interface RustGuest {
 export const RUST_DIR = join(ROOT, 'guest-examples/rust');
 export const RUST_BUILD_DIR = join(RUST_DIR, 'build');
 export const RUST_PREBUILT_DIR = join(RUST_DIR, 'prebuilt');
-export const PREBUILT_MANIFEST = join(RUST_PREBUILT_DIR, 'manifest.json');
+export const PREBUILT_MANIFEST = manifestPath(RUST_PREBUILT_DIR);
+export type { PrebuiltManifest } from './prebuilt.js';
 const GLUE = 'glue/basis_hook.rs';
 
 export const RUST_GUESTS: readonly RustGuest[] = RUST_FLAVOURS.flatMap((flavour): RustGuest[] => [
@@ -211,49 +199,6 @@ async function buildOne(guest: RustGuest, context: GuestBuildContext, toolchain:
   context.log(`built ${guestKey(guest)}.wasm (${component.length} bytes, core ${core.length}, ${Date.now() - started} ms)`);
 }
 
-/** Every `.wasm` under `dir`, as paths relative to it. */
-async function wasmFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name.endsWith('.wasm')).map((e) => relative(dir, join(e.parentPath, e.name)));
-}
-
-/** No toolchain: copy the committed prebuilt components into build/ (no stamps: a real build replaces them). */
-async function copyPrebuilt(context: GuestBuildContext): Promise<void> {
-  for (const file of await wasmFiles(RUST_PREBUILT_DIR)) {
-    const to = join(RUST_BUILD_DIR, file);
-    await mkdir(dirname(to), { recursive: true });
-    await rm(`${to}.stamp`, { force: true });
-    await cp(join(RUST_PREBUILT_DIR, file), to);
-  }
-  context.log(`copied the prebuilt Rust components from ${relative(context.root, RUST_PREBUILT_DIR)}/`);
-}
-
-/** The prebuilt manifest: for each output (`std/guard`), the source hash it was built from, and the compiler. */
-export interface PrebuiltManifest {
-  readonly compiler: string;
-  readonly guests: Record<string, string>;
-}
-
-/** Replace prebuilt/ with the current build/ outputs and record their source hashes. */
-async function updatePrebuilt(context: GuestBuildContext, toolchain: Toolchain): Promise<void> {
-  await rm(RUST_PREBUILT_DIR, { recursive: true, force: true });
-  const guests: Record<string, string> = {};
-  for (const guest of RUST_GUESTS) {
-    const to = join(RUST_PREBUILT_DIR, `${guestKey(guest)}.wasm`);
-    await mkdir(dirname(to), { recursive: true });
-    await cp(rustGuestPath(guest.flavour, guest.out), to);
-    guests[guestKey(guest)] = await sourceHash(guest);
-  }
-  const manifest: PrebuiltManifest = { compiler: toolchain.version, guests };
-  await writeFile(PREBUILT_MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`);
-  context.log(`updated ${relative(context.root, RUST_PREBUILT_DIR)}/ (${RUST_GUESTS.length} components)`);
-}
-
-async function jcoVersion(root: string): Promise<string> {
-  const pkg = JSON.parse(await readFile(join(root, 'node_modules/@bytecodealliance/jco/package.json'), 'utf8')) as { version: string };
-  return pkg.version;
-}
-
 /** Run `task` over `items`, `limit` at a time (rustc is single-threaded with one codegen unit). */
 async function pool<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -275,12 +220,15 @@ async function buildAll(context: GuestBuildContext, options: { updatePrebuilt: b
     if (required || !(error instanceof RustToolchainMissingError) || !existsSync(RUST_PREBUILT_DIR)) throw error;
     context.log(`warning: ${error.message}`);
     context.log('warning: using the committed prebuilt Rust components instead of building from source');
-    await copyPrebuilt(context);
+    await copyPrebuilt(RUST_PREBUILT_DIR, RUST_BUILD_DIR, 'Rust', context);
     return;
   }
   const jco = await jcoVersion(context.root);
   await pool(RUST_GUESTS, 2, (guest) => buildOne(guest, context, toolchain, jco));
-  if (options.updatePrebuilt) await updatePrebuilt(context, toolchain);
+  if (options.updatePrebuilt) {
+    const entries = await Promise.all(RUST_GUESTS.map(async (guest) => ({ key: guestKey(guest), built: rustGuestPath(guest.flavour, guest.out), sourceHash: await sourceHash(guest) })));
+    await updatePrebuilt(RUST_PREBUILT_DIR, toolchain.version, entries, context);
+  }
 }
 
 const builder: GuestBuilder = {

@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { WIT_PATH, embedWorld, enableBuildFilesystem, newComponent, parseWat } from './jco.js';
 import { inputsHash, isFresh, writeStamp } from './stamp.js';
 import type { GuestBuildContext, GuestBuilder } from './types.js';
+import { COMPONENT_BEHAVIOURS } from '../../test/conformance/behaviours.js';
 
 /** WASI version of the WIT the WASI-using guests are embedded against (jco 1.35 bundles 0.2.12). */
 const WASI_WIT_VERSION = '0.2.12';
@@ -41,21 +42,7 @@ interface WatGuest {
 }
 
 /** Conformance behaviours with a WAT guest (`silent` is not expressible: a component always returns). */
-export const WAT_CONFORMANCE_BEHAVIOURS = [
-  'allow',
-  'deny',
-  'modify-wrap',
-  'replace-wrap',
-  'replace-error',
-  'replace-ok',
-  'deny-if-wrapped',
-  'probe',
-  'empty-deny-reason',
-  'malformed',
-  'hang',
-  'crash',
-  'oversized',
-] as const;
+export const WAT_CONFORMANCE_BEHAVIOURS = COMPONENT_BEHAVIOURS;
 
 const GUESTS: readonly WatGuest[] = [
   ...WAT_CONFORMANCE_BEHAVIOURS.map((b) => ({ out: `conformance/${b}`, source: `conformance/${b}.wat` })),

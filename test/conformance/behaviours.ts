@@ -55,3 +55,13 @@ export type Behaviour = (typeof BEHAVIOURS)[number];
 export const DENY_REASON = 'denied by conformance hook';
 /** Reason used by the `deny-if-wrapped` behaviour. */
 export const WRAPPED_REASON = 'saw a wrapped value';
+
+/** Behaviours a component guest can express: all but `silent` (a component always returns a result). */
+export const COMPONENT_BEHAVIOURS = BEHAVIOURS.filter((b): b is Exclude<Behaviour, 'silent'> => b !== 'silent');
+
+/**
+ * What the compiled-language guests (C, Rust, AssemblyScript) build: every component behaviour plus
+ * `guest-error`, a guest returning `err(...)`, which pins the err layout of `result<decision, string>`.
+ * The order matters to AssemblyScript, whose conformance source numbers the behaviours in this order.
+ */
+export const COMPILED_GUEST_BEHAVIOURS = [...COMPONENT_BEHAVIOURS, 'guest-error'] as const;

@@ -1,0 +1,64 @@
+/**
+ * Committed prebuilt components for guests whose toolchain is not on npm (C, Rust): copied into
+ * build/ on machines without the toolchain, refreshed from a real build with `--update-prebuilt`.
+ * A manifest records the source hash each copy was built from, so a test can fail when they drift.
+ */
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import type { GuestBuildContext } from './types.js';
+
+/** For each output (`guard`, `std/guard`...), the source hash it was built from; and the compiler. */
+export interface PrebuiltManifest {
+  readonly compiler: string;
+  readonly guests: Record<string, string>;
+}
+
+/** The manifest's path inside a prebuilt directory. */
+export function manifestPath(prebuiltDir: string): string {
+  return join(prebuiltDir, 'manifest.json');
+}
+
+/** Every `.wasm` under `dir`, as paths relative to it. */
+export async function wasmFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile() && e.name.endsWith('.wasm')).map((e) => relative(dir, join(e.parentPath, e.name)));
+}
+
+/** No toolchain: copy the committed prebuilt components into build/ (no stamps: a real build replaces them). */
+export async function copyPrebuilt(prebuiltDir: string, buildDir: string, label: string, context: GuestBuildContext): Promise<void> {
+  for (const file of await wasmFiles(prebuiltDir)) {
+    const to = join(buildDir, file);
+    await mkdir(dirname(to), { recursive: true });
+    await rm(`${to}.stamp`, { force: true });
+    await cp(join(prebuiltDir, file), to);
+  }
+  context.log(`copied the prebuilt ${label} components from ${relative(context.root, prebuiltDir)}/`);
+}
+
+/** One freshly built output to commit: its key in the manifest, where it was built, its source hash. */
+export interface PrebuiltEntry {
+  readonly key: string;
+  readonly built: string;
+  readonly sourceHash: string;
+}
+
+/** Replace prebuilt/ with the current build outputs and record their source hashes. */
+export async function updatePrebuilt(prebuiltDir: string, compiler: string, entries: readonly PrebuiltEntry[], context: GuestBuildContext): Promise<void> {
+  await rm(prebuiltDir, { recursive: true, force: true });
+  const guests: Record<string, string> = {};
+  for (const entry of entries) {
+    const to = join(prebuiltDir, `${entry.key}.wasm`);
+    await mkdir(dirname(to), { recursive: true });
+    await cp(entry.built, to);
+    guests[entry.key] = entry.sourceHash;
+  }
+  const manifest: PrebuiltManifest = { compiler, guests };
+  await writeFile(manifestPath(prebuiltDir), `${JSON.stringify(manifest, null, 2)}\n`);
+  context.log(`updated ${relative(context.root, prebuiltDir)}/ (${entries.length} components)`);
+}
+
+/** The installed jco's version: part of every guest's build inputs. */
+export async function jcoVersion(root: string): Promise<string> {
+  const pkg = JSON.parse(await readFile(join(root, 'node_modules/@bytecodealliance/jco/package.json'), 'utf8')) as { version: string };
+  return pkg.version;
+}
