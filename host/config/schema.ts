@@ -98,7 +98,16 @@ export const ComponentHookConfig = z
     memory_mb: limit('Cap on each core module\'s linear memory in MiB (default 64).').optional(),
     max_output_bytes: limit('Cap on what the guest returns in bytes (default 1048576).').optional(),
     max_log_bytes: limit('Cap on captured guest stdout and stderr, each, in bytes (default 65536).').optional(),
-    isolation: z.enum(['worker']).optional().describe('How the guest is isolated (default worker).'),
+    isolation: z
+      .enum(['metered', 'worker'])
+      .optional()
+      .describe(
+        'How the guest is isolated (default metered). metered: on the calling thread, its CPU bounded by fuel counted in its code (fastest; a runaway holds the thread until its fuel runs out). worker: in a worker thread that a wall-clock deadline terminates.',
+      ),
+    pool_size: limit('Worker isolation: most worker threads for calls that overlap (default 2). Ignored when metered.').optional(),
+    fuel: limit(
+      'Metered isolation: fuel per call, about one unit per WebAssembly instruction (default timeout_ms × 12000000). Exhaustion fails the call as timeout. Ignored in worker isolation.',
+    ).optional(),
     grants: ComponentGrantsConfig.optional(),
   })
   .meta({ title: 'Component hook', description: 'A hook run as a sandboxed WebAssembly component.' });

@@ -12,8 +12,8 @@ import { z } from 'zod';
  * two processes filling the same entry do not corrupt it.
  */
 
-/** Bumped when what an entry holds changes shape. */
-const CACHE_FORMAT = 1;
+/** Bumped when what an entry holds changes (2: glue with jco's debug logging silenced). */
+export const CACHE_FORMAT = 2;
 
 export const CacheManifest = z.strictObject({
   format: z.literal(CACHE_FORMAT),

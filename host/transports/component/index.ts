@@ -1,9 +1,11 @@
 /**
  * The WebAssembly component transport: hooks compiled to components exporting
- * `basis:hook/handler@1.0.0`, run sandboxed in worker threads.
+ * `basis:hook/handler@1.0.0`, run sandboxed — on the caller's thread with fuel metering (`metered`)
+ * or in worker threads (`worker`).
  *
  * Not exported on purpose: the worker entry and its messages, the sandbox's WASI implementation, the
- * cache layout and the binary patcher — internals that may change without notice.
+ * cache layout, the binary patcher, the fuel meter and the unguarded benchmark baseline
+ * (unguarded.ts) — internals that may change without notice.
  */
 export { componentTransport, type ComponentTransport } from './transport.js';
 export type { ComponentInfo } from './loader.js';

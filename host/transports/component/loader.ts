@@ -4,6 +4,8 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import { HookError } from '../../errors/hook-error.js';
 import { binaryKind, capMemory, MemoryCapError } from './binary.js';
 import { defaultCacheDir, readCacheEntry, readCachedModule, writeCacheEntry, type CacheEntry } from './cache.js';
+import { instrumentModule, MeterError } from './meter/instrument.js';
+import { readInstrumented, writeInstrumented } from './meter/store.js';
 import type { ComponentGrants } from './options.js';
 import type { SandboxConfig } from './sandbox/index.js';
 import { readWorld, transpileComponent, transpilerVersion } from './transpile.js';
@@ -27,13 +29,24 @@ export interface ComponentInfo {
   readonly cache_hit: boolean;
   /** The cache entry's directory. */
   readonly cache_entry: string;
-  /** Where the load spent its time, in ms. `instantiate` is the first worker's start. */
+  /**
+   * Where the load spent its time, in ms. `instantiate` is the first instance's start (in worker
+   * isolation, its worker's). `compile` includes fuel instrumentation in metered isolation.
+   */
   readonly timings_ms: { readonly read: number; readonly transpile: number; readonly compile: number; readonly instantiate: number };
+  /**
+   * Metered isolation only: whether the fuel-instrumented core modules came from the cache (on disk
+   * beside the transpiled ones, or already compiled in this process) rather than being instrumented
+   * by this load, and the fuel each core instance gets per call.
+   */
+  readonly metering?: { readonly cache_hit: boolean; readonly fuel_per_call: number };
 }
 
-/** A loaded component: everything a worker needs to instantiate it. */
+/** A loaded component: everything a worker (or the in-thread runner) needs to instantiate it. */
 export interface LoadedComponent {
-  readonly info: Omit<ComponentInfo, 'timings_ms'> & { readonly timings_ms: Omit<ComponentInfo['timings_ms'], 'instantiate'> };
+  readonly info: Omit<ComponentInfo, 'timings_ms' | 'metering'> & { readonly timings_ms: Omit<ComponentInfo['timings_ms'], 'instantiate'> };
+  /** Metered loads: whether the instrumented modules were already instrumented (disk or this process). */
+  readonly meterCacheHit?: boolean;
   /** `file:` URL of the cached glue module. */
   readonly glueUrl: string;
   /** Core modules by the name the glue asks for, compiled with their memory capped. */
@@ -51,6 +64,8 @@ export interface LoadRequest {
   readonly maxLogBytes: number;
   readonly grants: ComponentGrants | undefined;
   readonly cacheDir: string | undefined;
+  /** Compile the fuel-metered form of the core modules (metered isolation) instead of the plain one. */
+  readonly metered: boolean;
 }
 
 function fail(path: string, message: string, cause?: unknown): never {
@@ -64,9 +79,11 @@ function detail(error: unknown): string {
 interface Compiled {
   readonly modules: Record<string, WasmModule>;
   readonly memoryMaxBytes: Record<string, number>;
+  /** Metered: the instrumented modules were read from the disk cache. */
+  readonly meterCacheHit: boolean;
 }
 
-/** Compiled modules per component and memory cap, once per process: every transport of it shares them. */
+/** Compiled modules per component, memory cap and metering, once per process: every transport of it shares them. */
 const compiled = new Map<string, Promise<Compiled>>();
 
 let featuresEnabled = false;
@@ -83,16 +100,44 @@ function enableWasmFeatures(): void {
   v8.setFlagsFromString('--experimental-wasm-extended-const');
 }
 
-async function compileModules(entry: CacheEntry, capPages: number): Promise<Compiled> {
+/**
+ * The fuel-metered form of an entry's core modules: from the disk cache, or instrumented now (each
+ * module validated by V8 first: the rewriter only reads well-formed code) and stored. Instrumented
+ * before the memory cap is applied, so the cached form does not depend on `memory_mb`.
+ */
+async function meteredSources(entry: CacheEntry): Promise<{ modules: Record<string, Uint8Array>; cacheHit: boolean }> {
+  const cached = await readInstrumented(entry);
+  if (cached !== undefined) return { modules: cached, cacheHit: true };
+  const modules: Record<string, Uint8Array> = {};
+  for (const name of entry.manifest.modules) {
+    const bytes = await readCachedModule(entry, name);
+    if (!Wasm.validate(bytes)) throw new MeterError(`core module ${name} does not validate`);
+    try {
+      modules[name] = instrumentModule(bytes).bytes;
+    } catch (error) {
+      if (error instanceof MeterError) throw new MeterError(`core module ${name}: ${error.message}`, { cause: error });
+      throw error;
+    }
+  }
+  try {
+    await writeInstrumented(entry, modules);
+  } catch {
+    // Only a cost: a cache this process cannot write (read-only, shared) instruments on every start.
+  }
+  return { modules, cacheHit: false };
+}
+
+async function compileModules(entry: CacheEntry, capPages: number, metered: boolean): Promise<Compiled> {
   enableWasmFeatures();
+  const sources = metered ? await meteredSources(entry) : undefined;
   const modules: Record<string, WasmModule> = {};
   const memoryMaxBytes: Record<string, number> = {};
   for (const name of entry.manifest.modules) {
-    const capped = capMemory(await readCachedModule(entry, name), capPages);
+    const capped = capMemory(sources?.modules[name] ?? (await readCachedModule(entry, name)), capPages);
     modules[name] = await Wasm.compile(capped.bytes);
     memoryMaxBytes[name] = Math.max(0, ...capped.maxPages) * 65536;
   }
-  return { modules, memoryMaxBytes };
+  return { modules, memoryMaxBytes, meterCacheHit: sources?.cacheHit ?? false };
 }
 
 async function resolveGrants(path: string, grants: ComponentGrants | undefined): Promise<Pick<SandboxConfig, 'env' | 'readOnlyDirs'>> {
@@ -175,10 +220,11 @@ export async function loadComponent(request: LoadRequest): Promise<LoadedCompone
   const t2 = performance.now();
 
   const capPages = Math.floor(request.memoryMb * 16);
-  const key = `${entry.dir}\0${capPages}`;
+  const key = `${entry.dir}\0${capPages}\0${request.metered ? 'metered' : 'plain'}`;
   let pending = compiled.get(key);
+  const compiledHere = pending === undefined;
   if (pending === undefined) {
-    pending = compileModules(entry, capPages);
+    pending = compileModules(entry, capPages, request.metered);
     compiled.set(key, pending);
     pending.catch(() => compiled.delete(key));
   }
@@ -187,6 +233,7 @@ export async function loadComponent(request: LoadRequest): Promise<LoadedCompone
     modules = await pending;
   } catch (error) {
     if (error instanceof MemoryCapError) fail(path, `memory_mb ${request.memoryMb}: ${error.message}`, error);
+    if (error instanceof MeterError) fail(path, `cannot run it metered: ${error.message} (isolation "worker" can)`, error);
     // QuickJS-built guests use extended constant expressions, behind a V8 flag on Node 20.
     const hint = /constant expression/.test(detail(error)) ? '; this component needs node --experimental-wasm-extended-const' : '';
     fail(path, `cannot compile it (${detail(error)})${hint}`, error);
@@ -207,6 +254,7 @@ export async function loadComponent(request: LoadRequest): Promise<LoadedCompone
       cache_entry: entry.dir,
       timings_ms: { read: t1 - t0, transpile: t2 - t1, compile: t3 - t2 },
     },
+    ...(request.metered ? { meterCacheHit: !compiledHere || modules.meterCacheHit } : {}),
     glueUrl: entry.glueUrl,
     modules: modules.modules,
     memoryMaxBytes: modules.memoryMaxBytes,

@@ -70,6 +70,11 @@ export const WorkerToHost = z.discriminatedUnion('type', [
     memoryAtLimit: z.boolean(),
     logs: Logs,
   }),
+  /**
+   * A metered guest ran out of fuel (or of its time allowance in host calls) and was stopped; the
+   * instance has been discarded. Metering runs in-thread today, so workers do not send this.
+   */
+  z.strictObject({ type: z.literal('out-of-fuel'), id: z.number().int(), message: z.string(), logs: Logs }),
 ]);
 export type WorkerToHost = z.infer<typeof WorkerToHost>;
 

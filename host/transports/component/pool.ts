@@ -3,17 +3,9 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { WitHookRequest } from '../../codec/wit.js';
-import { WorkerToHost, type CallReply, type InitMessage } from './messages.js';
+import type { GuestReply, GuestRunner } from './guest-runner.js';
+import { WorkerToHost, type InitMessage } from './messages.js';
 
-/** What became of one call: the worker's reply, or what the pool did instead. */
-export type PoolReply =
-  | CallReply
-  | { readonly type: 'timeout' }
-  | { readonly type: 'aborted'; readonly why: string }
-  /** The worker died under the call (not because the pool stopped it). */
-  | { readonly type: 'crashed'; readonly message: string; readonly outOfMemory: boolean }
-  /** The component cannot be instantiated: no worker can run it. */
-  | { readonly type: 'unavailable'; readonly message: string };
 
 /** How a pool runs its guests. */
 export interface PoolOptions {
@@ -31,7 +23,7 @@ export interface PoolOptions {
 interface Job {
   readonly id: number;
   readonly request: WitHookRequest;
-  readonly settle: (reply: PoolReply) => void;
+  readonly settle: (reply: GuestReply) => void;
   timer?: NodeJS.Timeout;
   slot?: Slot;
 }
@@ -69,7 +61,7 @@ function workerEntry(): { readonly code: string | URL; readonly evaluate: boolea
  * its instance before taking another call. Workers are unref'd: an idle pool does not keep the process
  * alive. Nothing a worker writes to its stdout/stderr reaches the host's: both are drained and dropped.
  */
-export class WorkerPool {
+export class WorkerPool implements GuestRunner {
   readonly #options: PoolOptions;
   readonly #entry = workerEntry();
   readonly #slots = new Set<Slot>();
@@ -92,11 +84,11 @@ export class WorkerPool {
     return ready;
   }
 
-  /** Run one call. Always resolves: every way a call can end is a {@link PoolReply}. */
-  invoke(request: WitHookRequest, signal?: AbortSignal): Promise<PoolReply> {
+  /** Run one call. Always resolves: every way a call can end is a {@link GuestReply}. */
+  invoke(request: WitHookRequest, signal?: AbortSignal): Promise<GuestReply> {
     if (this.#closed) return Promise.resolve({ type: 'aborted', why: 'the transport is closed' });
     if (this.#unavailable !== undefined) return Promise.resolve({ type: 'unavailable', message: this.#unavailable });
-    return new Promise<PoolReply>((resolve) => {
+    return new Promise<GuestReply>((resolve) => {
       let settled = false;
       const onAbort = (): void => this.#abort(job, 'the call was aborted');
       const job: Job = {
@@ -217,7 +209,7 @@ export class WorkerPool {
   }
 
   /** Terminate a worker (without waiting to answer its call: `reply` goes out now) and forget it. */
-  async #stop(slot: Slot, reply: PoolReply): Promise<void> {
+  async #stop(slot: Slot, reply: GuestReply): Promise<void> {
     if (slot.state === 'stopped') return;
     slot.state = 'stopped';
     if (slot.startTimer !== undefined) clearTimeout(slot.startTimer);

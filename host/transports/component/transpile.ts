@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { CacheContents } from './cache.js';
+import { CACHE_FORMAT, type CacheContents } from './cache.js';
 import { parseWorld, type ComponentWorld } from './world.js';
 
 /*
@@ -38,6 +38,18 @@ export async function readWorld(component: Uint8Array): Promise<ComponentWorld> 
   return parseWorld(await (await loadJco()).componentWit(component));
 }
 
+/**
+ * jco's glue logs every step with `console.debug` when the host's environment has `JCO_DEBUG` set —
+ * guest data included, to the host's own stdout when the guest runs in-thread — and reads the
+ * environment on every step to find out. The host never wants that: the check is replaced with a
+ * plain return. (Other jco versions that spell it differently are left as they are.)
+ */
+function silenceDebugLog(glue: Uint8Array): Uint8Array {
+  const text = new TextDecoder().decode(glue);
+  const patched = text.replace('if (!globalThis?.process?.env?.JCO_DEBUG) { return; }', 'return;');
+  return patched === text ? glue : new TextEncoder().encode(patched);
+}
+
 /** Transpile a component into what the cache stores. */
 export async function transpileComponent(component: Uint8Array, sha256: string, world: ComponentWorld): Promise<CacheContents> {
   const result = await (await loadJco()).transpile(component, {
@@ -52,12 +64,12 @@ export async function transpileComponent(component: Uint8Array, sha256: string, 
   let glue: Uint8Array | undefined;
   for (const [name, bytes] of Object.entries(result.files)) {
     if (name.endsWith('.wasm')) modules[name] = bytes;
-    else if (name === 'hook.js') glue = bytes;
+    else if (name === 'hook.js') glue = silenceDebugLog(bytes);
   }
   if (glue === undefined) throw new Error('jco produced no hook.js');
   return {
     manifest: {
-      format: 1,
+      format: CACHE_FORMAT,
       sha256,
       transpiler: transpilerVersion(),
       imports: [...world.imports],

@@ -4,8 +4,11 @@ import type { HookRequest } from '../../contract/request.js';
 import { HookError, isHookError } from '../../errors/hook-error.js';
 import type { InvokeContext, InvokeResult, Transport } from '../../runner/transport.js';
 import { toInvokeResult } from './failures.js';
-import { loadComponent, type ComponentInfo } from './loader.js';
-import { COMPONENT_DEFAULTS, type ComponentOptions } from './options.js';
+import type { GuestRunner } from './guest-runner.js';
+import { InThreadRunner } from './in-thread.js';
+import { loadComponent, type ComponentInfo, type LoadedComponent } from './loader.js';
+import { fuelBudget, type FuelBudget } from './meter/fuel.js';
+import { COMPONENT_DEFAULTS, type ComponentIsolation, type ComponentOptions } from './options.js';
 import { WorkerPool } from './pool.js';
 
 /** A WebAssembly component hook. */
@@ -13,24 +16,19 @@ export interface ComponentTransport extends Transport {
   readonly kind: 'component';
   /**
    * Load the component: read and check it, transpile it (or take it from the cache), compile its core
-   * modules, start a worker and instantiate it. Idempotent (later calls return the first load's
-   * result). Rejects with `HookError('load_failed')` whose message names the cause.
+   * modules (fuel-metered in metered isolation, also cached), and instantiate it (in worker
+   * isolation, in a worker). Idempotent (later calls return the first load's result). Rejects with
+   * `HookError('load_failed')` whose message names the cause.
    */
   load(): Promise<ComponentInfo>;
   /** Same as {@link load}: a component "can start" when it loads. */
   check(): Promise<void>;
-  /** Terminate the workers. Calls still running end as failures. Idempotent. */
+  /** Terminate the workers (or drop the in-thread instance). Calls still waiting end as failures. Idempotent. */
   close(): Promise<void>;
 }
 
 /** A worker gets this long to start and instantiate the component (tsx and large guests are slow). */
 const STARTUP_TIMEOUT_MS = 30_000;
-
-/**
- * Most workers per hook (each with its own instance and memory): calls that overlap run in parallel
- * up to this, then queue. Workers start on demand, so serial calls use one.
- */
-const MAX_WORKERS = 2;
 
 function positiveInt(name: string, value: number | undefined, fallback: number): number {
   const v = value ?? fallback;
@@ -38,11 +36,24 @@ function positiveInt(name: string, value: number | undefined, fallback: number):
   return v;
 }
 
+function isolationOf(value: ComponentIsolation | undefined): ComponentIsolation {
+  const v = value ?? COMPONENT_DEFAULTS.isolation;
+  if (v !== 'worker' && v !== 'metered') throw new HookError('load_failed', `component option isolation must be "metered" or "worker" (got ${String(value)})`);
+  return v;
+}
+
+function fuelOption(value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || value <= 0) throw new HookError('load_failed', `component option fuel must be a positive integer (got ${String(value)})`);
+  return value;
+}
+
 /**
  * Run a hook compiled to a WebAssembly component exporting `basis:hook/handler@1.0.0`, sandboxed: its
- * only WASI is deny-by-default (no files, no environment, no network; stdout/stderr captured), it
- * runs in worker threads that a deadline terminates, and its memory is capped on the module. Every
- * misbehaviour comes back as a typed failure, never as an exception or an allow.
+ * only WASI is deny-by-default (no files, no environment, no network; stdout/stderr captured), its
+ * memory is capped on the module, and its CPU is bounded — by fuel on the caller's thread (metered
+ * isolation, the default) or by a deadline that terminates its worker thread (worker isolation).
+ * Every misbehaviour comes back as a typed failure, never as an exception or an allow.
  *
  * @example
  * const guard = componentTransport({ path: 'hooks/guard.wasm', timeout_ms: 500 });
@@ -56,16 +67,17 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
   const memoryMb = positiveInt('memory_mb', options.memory_mb, COMPONENT_DEFAULTS.memory_mb);
   const maxOutputBytes = positiveInt('max_output_bytes', options.max_output_bytes, COMPONENT_DEFAULTS.max_output_bytes);
   const maxLogBytes = positiveInt('max_log_bytes', options.max_log_bytes, COMPONENT_DEFAULTS.max_log_bytes);
-  if ((options.isolation ?? COMPONENT_DEFAULTS.isolation) !== 'worker') {
-    throw new HookError('load_failed', `component option isolation: only "worker" is supported (got ${String(options.isolation)})`);
-  }
+  const poolSize = positiveInt('pool_size', options.pool_size, COMPONENT_DEFAULTS.pool_size);
+  const isolation = isolationOf(options.isolation);
+  const budget: FuelBudget | undefined = isolation === 'metered' ? fuelBudget(timeoutMs, fuelOption(options.fuel)) : undefined;
 
-  let loading: Promise<{ pool: WorkerPool; info: ComponentInfo }> | undefined;
+  let loading: Promise<{ runner: GuestRunner; info: ComponentInfo }> | undefined;
+  /** The runner once loaded: warm calls need not await the load again. */
+  let loaded: GuestRunner | undefined;
   let closed = false;
 
-  async function doLoad(): Promise<{ pool: WorkerPool; info: ComponentInfo }> {
-    const component = await loadComponent({ path, memoryMb, maxLogBytes, grants: options.grants, cacheDir: options.cache_dir });
-    const pool = new WorkerPool({
+  function workerPool(component: LoadedComponent): WorkerPool {
+    return new WorkerPool({
       init: {
         type: 'init',
         glueUrl: component.glueUrl,
@@ -79,24 +91,38 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
           maxLogBytes: component.sandbox.maxLogBytes,
         },
       },
-      maxWorkers: MAX_WORKERS,
+      maxWorkers: poolSize,
       timeoutMs,
       startupTimeoutMs: STARTUP_TIMEOUT_MS,
       // The glue lifts guest strings into the worker's JS heap: room for a few copies of a full memory.
       heapMb: 128 + 4 * memoryMb,
     });
-    const started = performance.now();
-    try {
-      await pool.warm();
-    } catch (error) {
-      await pool.close();
-      throw new HookError('load_failed', `component ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-    }
-    const info: ComponentInfo = { ...component.info, timings_ms: { ...component.info.timings_ms, instantiate: performance.now() - started } };
-    return { pool, info };
   }
 
-  function load(): Promise<{ pool: WorkerPool; info: ComponentInfo }> {
+  async function doLoad(): Promise<{ runner: GuestRunner; info: ComponentInfo }> {
+    const component = await loadComponent({ path, memoryMb, maxLogBytes, grants: options.grants, cacheDir: options.cache_dir, metered: budget !== undefined });
+    const runner: GuestRunner =
+      budget === undefined
+        ? workerPool(component)
+        : new InThreadRunner(
+            { handler: component.info.handler, modules: component.modules, memoryMaxBytes: component.memoryMaxBytes, maxOutputBytes, sandbox: component.sandbox },
+            component.glueUrl,
+            budget,
+          );
+    const started = performance.now();
+    try {
+      await runner.warm();
+    } catch (error) {
+      await runner.close();
+      throw new HookError('load_failed', `component ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    const metering = budget === undefined ? {} : { metering: { cache_hit: component.meterCacheHit ?? false, fuel_per_call: Number(budget.fuel) } };
+    const info: ComponentInfo = { ...component.info, ...metering, timings_ms: { ...component.info.timings_ms, instantiate: performance.now() - started } };
+    if (!closed) loaded = runner;
+    return { runner, info };
+  }
+
+  function load(): Promise<{ runner: GuestRunner; info: ComponentInfo }> {
     if (closed) return Promise.reject(new HookError('load_failed', `component ${path}: the transport is closed`));
     loading ??= doLoad();
     return loading;
@@ -111,23 +137,24 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
       await load();
     },
     async invoke(request: HookRequest, context: InvokeContext): Promise<InvokeResult> {
-      let pool: WorkerPool;
+      let runner = loaded;
       try {
-        ({ pool } = await load());
+        runner ??= (await load()).runner;
       } catch (error) {
         const failure = isHookError(error) ? error.toFailure() : { code: 'load_failed' as const, message: String(error) };
         return { ok: false, failure };
       }
-      const reply = await pool.invoke(toWitRequest(request), context.signal);
-      return toInvokeResult(reply, { timeoutMs, maxOutputBytes, memoryMb });
+      const reply = await runner.invoke(toWitRequest(request), context.signal);
+      return toInvokeResult(reply, { timeoutMs, maxOutputBytes, memoryMb, ...(budget === undefined ? {} : { budget }) });
     },
     async close() {
       if (closed) return;
       closed = true;
+      loaded = undefined;
       const current = loading;
       if (current === undefined) return;
       try {
-        await (await current).pool.close();
+        await (await current).runner.close();
       } catch {
         // A load that failed left nothing running.
       }

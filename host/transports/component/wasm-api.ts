@@ -13,6 +13,11 @@ export interface WasmMemory {
   readonly buffer: ArrayBuffer;
 }
 
+/** A global (`WebAssembly.Global`); an i64 one's value is a bigint. */
+export interface WasmGlobal {
+  value: unknown;
+}
+
 /** An instantiated core module. */
 export interface WasmInstance {
   readonly exports: Readonly<Record<string, unknown>>;
@@ -21,9 +26,11 @@ export interface WasmInstance {
 interface WasmApi {
   readonly Module: new (bytes: Uint8Array) => WasmModule;
   readonly Memory: abstract new (...args: never[]) => WasmMemory;
+  readonly Global: abstract new (...args: never[]) => WasmGlobal;
   /** A trap: `unreachable`, out-of-bounds access, integer divide by zero... */
   readonly RuntimeError: abstract new (...args: never[]) => Error;
   compile(bytes: Uint8Array): Promise<WasmModule>;
+  validate(bytes: Uint8Array): boolean;
   instantiate(module: WasmModule, imports?: Readonly<Record<string, unknown>>): Promise<WasmInstance>;
 }
 

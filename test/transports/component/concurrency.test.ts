@@ -20,8 +20,8 @@ describe('component concurrency: overlapping calls all get their own answer', ()
     });
   });
 
-  it('a hanging call does not hold up the others', async () => {
-    const transport = componentTransport({ path: watGuest('counter'), cache_dir: TEST_CACHE_DIR, timeout_ms: 2000 });
+  it('worker isolation: a hanging call does not hold up the others', async () => {
+    const transport = componentTransport({ path: watGuest('counter'), cache_dir: TEST_CACHE_DIR, timeout_ms: 2000, isolation: 'worker' });
     transports.push(transport);
     await transport.load();
     const hang = transport.invoke(preRequest({}, 'hang'), CONTEXT);

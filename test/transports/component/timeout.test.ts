@@ -7,11 +7,12 @@ const TIMEOUT_MS = 300;
 /** Generous: the machine is shared; what matters is that the loop is stopped at all, near the deadline. */
 const MARGIN_MS = 700;
 
-describe('component timeout: a guest that never returns is stopped', () => {
+// Worker isolation's wall-clock deadline (metered isolation's fuel: metered-runaway.test.ts).
+describe('component timeout (worker isolation): a guest that never returns is stopped at the deadline', () => {
   let transport: ComponentTransport;
   beforeAll(async () => {
     await ensureWatGuestsBuilt();
-    transport = componentTransport({ path: watGuest('counter'), cache_dir: TEST_CACHE_DIR, timeout_ms: TIMEOUT_MS });
+    transport = componentTransport({ path: watGuest('counter'), cache_dir: TEST_CACHE_DIR, timeout_ms: TIMEOUT_MS, isolation: 'worker' });
     await transport.load();
   });
   afterAll(async () => {

@@ -1,18 +1,21 @@
 import type * as WasiMonotonicClock from '../generated/interfaces/wasi-clocks-monotonic-clock.js';
 import type * as WasiWallClock from '../generated/interfaces/wasi-clocks-wall-clock.js';
-import { Pollable } from './io.js';
+import { Pollable, type Sleeper } from './io.js';
 
 /*
  * Clocks are harmless to give a hook (a guard that stamps its decisions wants them). Not
  * preview2-shim's: its clock module imports the I/O worker machinery, which starts a thread.
  */
 
-export const monotonicClock = {
-  now: () => process.hrtime.bigint(),
-  resolution: () => 1n,
-  subscribeInstant: (when: bigint) => new Pollable(when),
-  subscribeDuration: (duration: bigint) => new Pollable(process.hrtime.bigint() + duration),
-} satisfies typeof WasiMonotonicClock;
+/** `wasi:clocks/monotonic-clock` whose pollables wait with the sandbox's `sleep`. */
+export function createMonotonicClock(sleep: Sleeper) {
+  return {
+    now: () => process.hrtime.bigint(),
+    resolution: () => 1n,
+    subscribeInstant: (when: bigint) => new Pollable(when, sleep),
+    subscribeDuration: (duration: bigint) => new Pollable(process.hrtime.bigint() + duration, sleep),
+  } satisfies typeof WasiMonotonicClock;
+}
 
 export const wallClock = {
   now() {

@@ -1,9 +1,9 @@
 import type { ImportObject } from '../generated/hook.js';
 import type { HookLogs } from '../../../runner/transport.js';
 import { createCli } from './cli.js';
-import { monotonicClock, wallClock } from './clocks.js';
+import { createMonotonicClock, wallClock } from './clocks.js';
 import { OpenFiles, createFilesystem, type ReadOnlyDir } from './filesystem.js';
-import { ioError, ioPoll, ioStreams } from './io.js';
+import { createIoPoll, ioError, ioStreams, sleepUntil, type Sleeper } from './io.js';
 import { LogBuffer } from './log-buffer.js';
 import { randomInsecure, randomInsecureSeed, randomRandom } from './random.js';
 
@@ -26,6 +26,18 @@ export interface SandboxConfig {
   readonly maxLogBytes: number;
 }
 
+export type { Sleeper } from './io.js';
+
+/** How the host runs the guest, as far as its imports care. */
+export interface SandboxHost {
+  /**
+   * How a guest's wait on a clock (`pollable.block`, `poll`) is done. Default: block the thread until
+   * the instant (a worker's deadline still applies). In-thread isolation refuses waits past what the
+   * call may still spend — a sleeping guest must not hold the host's thread beyond its budget.
+   */
+  readonly sleep?: Sleeper;
+}
+
 /** One guest instance's WASI world. */
 export interface Sandbox {
   readonly imports: SandboxImports;
@@ -39,9 +51,11 @@ export interface Sandbox {
  * Build the WASI imports for one guest instance, deny by default: no preopened directories, the
  * granted environment only (empty without grants), no arguments, stdin at end of stream, stdout and
  * stderr captured into capped buffers (never the host's), no sockets or HTTP (not even importable:
- * the loader refuses such components). Clocks and random are provided.
+ * the loader refuses such components). Clocks and random are provided. No import blocks the thread
+ * except a wait on a clock, which goes through `host.sleep`.
  */
-export function createSandbox(config: SandboxConfig): Sandbox {
+export function createSandbox(config: SandboxConfig, host: SandboxHost = {}): Sandbox {
+  const sleep = host.sleep ?? sleepUntil;
   const logs = { stdout: new LogBuffer(config.maxLogBytes), stderr: new LogBuffer(config.maxLogBytes) };
   const files = new OpenFiles();
   const cli = createCli({ env: config.env }, logs);
@@ -59,12 +73,12 @@ export function createSandbox(config: SandboxConfig): Sandbox {
     'wasi:cli/terminal-stdin': cli.terminalStdin,
     'wasi:cli/terminal-stdout': cli.terminalStdout,
     'wasi:cli/terminal-stderr': cli.terminalStderr,
-    'wasi:clocks/monotonic-clock': monotonicClock,
+    'wasi:clocks/monotonic-clock': createMonotonicClock(sleep),
     'wasi:clocks/wall-clock': wallClock,
     'wasi:filesystem/preopens': fs.preopens,
     'wasi:filesystem/types': fs.types,
     'wasi:io/error': ioError,
-    'wasi:io/poll': ioPoll,
+    'wasi:io/poll': createIoPoll(sleep),
     'wasi:io/streams': ioStreams,
     'wasi:random/random': randomRandom,
     'wasi:random/insecure': randomInsecure,

@@ -23,27 +23,36 @@ export class IoError {
 
 const sleepCell = new Int32Array(new SharedArrayBuffer(4));
 
-/** Block this (worker) thread until the monotonic clock reaches `instant` (ns). */
-function sleepUntil(instant: bigint): void {
+/**
+ * How a sandbox waits for a monotonic instant (ns). The default blocks the thread; in-thread
+ * (metered) isolation passes one that refuses to wait past what the call may still spend.
+ */
+export type Sleeper = (instant: bigint) => void;
+
+/** Block this thread until the monotonic clock reaches `instant` (ns). */
+export const sleepUntil: Sleeper = (instant) => {
   for (;;) {
     const left = instant - process.hrtime.bigint();
     if (left <= 0n) return;
-    // Atomics.wait on a cell nobody notifies is a plain sleep; the worker's deadline still applies.
+    // Atomics.wait on a cell nobody notifies is a plain sleep.
     Atomics.wait(sleepCell, 0, 0, Math.max(1, Number(left / 1_000_000n)));
   }
-}
+};
 
 /** `wasi:io/poll.pollable`: ready now, or at a monotonic instant (clock subscriptions). */
 export class Pollable {
   readonly #readyAt: bigint | undefined;
-  constructor(readyAt?: bigint) {
+  readonly #sleep: Sleeper;
+  // Optional only because the WIT's resource classes have zero-argument constructors.
+  constructor(readyAt?: bigint, sleep: Sleeper = sleepUntil) {
     this.#readyAt = readyAt;
+    this.#sleep = sleep;
   }
   ready(): boolean {
     return this.#readyAt === undefined || process.hrtime.bigint() >= this.#readyAt;
   }
   block(): void {
-    if (this.#readyAt !== undefined) sleepUntil(this.#readyAt);
+    if (this.#readyAt !== undefined && !this.ready()) this.#sleep(this.#readyAt);
   }
   /** When it becomes ready (undefined: already). */
   get readyAt(): bigint | undefined {
@@ -60,8 +69,8 @@ export function own<T>(value: unknown, type: abstract new (...args: never[]) => 
   return value;
 }
 
-/** `wasi:io/poll.poll`: wait until at least one is ready; the indices of the ready ones. */
-function poll(list: WasiIoPoll.Pollable[]): Uint32Array {
+/** `wasi:io/poll.poll`: wait (with `sleep`) until at least one is ready; the indices of the ready ones. */
+function poll(list: WasiIoPoll.Pollable[], sleep: Sleeper): Uint32Array {
   const pollables = list.map((p) => own(p, Pollable, 'pollable'));
   // Polling nothing would block forever: WASI says trap.
   if (pollables.length === 0) throw new TypeError('wasi:io/poll.poll called with an empty list');
@@ -70,7 +79,7 @@ function poll(list: WasiIoPoll.Pollable[]): Uint32Array {
     if (at === undefined) return min;
     return min === undefined || at < min ? at : min;
   }, undefined);
-  if (!pollables.some((p) => p.ready()) && earliest !== undefined) sleepUntil(earliest);
+  if (!pollables.some((p) => p.ready()) && earliest !== undefined) sleep(earliest);
   const ready: number[] = [];
   pollables.forEach((p, i) => {
     if (p.ready()) ready.push(i);
@@ -173,5 +182,8 @@ export class OutputStream {
 }
 
 export const ioError = { Error: IoError } satisfies typeof WasiIoError;
-export const ioPoll = { Pollable, poll } satisfies typeof WasiIoPoll;
+/** `wasi:io/poll` whose `poll` waits with `sleep`. */
+export function createIoPoll(sleep: Sleeper) {
+  return { Pollable, poll: (list: WasiIoPoll.Pollable[]) => poll(list, sleep) } satisfies typeof WasiIoPoll;
+}
 export const ioStreams = { InputStream, OutputStream } satisfies typeof WasiIoStreams;

@@ -5,7 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { HostToWorker, type InitMessage, type WorkerToHost } from '../messages.js';
-import { GuestInstance, asGlue } from './guest.js';
+import { GuestInstance, asGlue } from '../guest.js';
 
 const port = parentPort;
 if (port === null) throw new Error('worker/entry must run in a worker thread');

@@ -1,0 +1,52 @@
+/**
+ * The benchmark's baseline for the component transport: the same transpiled component instantiated
+ * on the current thread with the same sandbox imports and memory cap, but with no fuel, no isolation
+ * and no checks on what comes back — what a call costs when nothing guards it. Internal: not a mode
+ * the transport offers and not exported from the transport's index; `scripts/bench` imports it to
+ * compare metered and worker isolation against it.
+ */
+import { toWitRequest } from '../../codec/wit.js';
+import type { HookRequest } from '../../contract/request.js';
+import { asGlue } from './guest.js';
+import { loadComponent } from './loader.js';
+import { COMPONENT_DEFAULTS } from './options.js';
+import { createSandbox } from './sandbox/index.js';
+import { Wasm } from './wasm-api.js';
+import { asWitRequest } from './wit-types.js';
+
+/** An unguarded instance: `handle` calls the component's raw export with the WIT request record. */
+export interface UnguardedInstance {
+  /** The component's `handle` result as jco's glue lifts it (a decision), or its exception. */
+  handle(request: HookRequest): unknown;
+  close(): void;
+}
+
+/** Load (or take from the cache) and instantiate `path` without a guard, on this thread. */
+export async function instantiateUnguarded(path: string, options: { readonly cache_dir?: string } = {}): Promise<UnguardedInstance> {
+  const component = await loadComponent({
+    path,
+    memoryMb: COMPONENT_DEFAULTS.memory_mb,
+    maxLogBytes: COMPONENT_DEFAULTS.max_log_bytes,
+    grants: undefined,
+    cacheDir: options.cache_dir,
+    metered: false,
+  });
+  const sandbox = createSandbox(component.sandbox);
+  const glue = asGlue(await import(component.glueUrl));
+  const exports = await glue.instantiate(
+    (name) => {
+      const module = component.modules[name];
+      if (module === undefined) throw new Error(`no core module ${name}`);
+      return module;
+    },
+    sandbox.imports,
+    (module, imports) => Wasm.instantiate(module, imports),
+  );
+  const handler = exports[component.info.handler] as { handle?: unknown } | undefined;
+  const handle = handler?.handle;
+  if (typeof handle !== 'function') throw new Error(`the component's exports have no ${component.info.handler}.handle`);
+  return {
+    handle: (request) => (handle as (r: unknown) => unknown)(asWitRequest(toWitRequest(request))),
+    close: () => sandbox.dispose(),
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * Every conformance vector in metered isolation — the guest on the calling thread, its core modules
+ * fuel-instrumented — for the hand-written WAT guests, the C guests (built from source, or the
+ * committed prebuilt copies on a machine without clang) and the Rust no_std guests. The `hang`
+ * vectors are stopped by fuel (→ `timeout`), `crash` is a trap on a fresh instance afterwards, and
+ * everything else must be exactly what worker isolation gives (component-wat.test.ts and friends).
+ */
+import { join } from 'node:path';
+import { C_BUILD_DIR, C_GUESTS } from '../../scripts/guests/c.js';
+import { RUST_BUILD_DIR, RUST_GUESTS, rustGuestPath } from '../../scripts/guests/rust.js';
+import { componentFixture } from '../helpers/component-fixture.js';
+import { WAT_CONFORMANCE_DIR, ensureGuestsBuilt, ensureWatGuestsBuilt } from '../helpers/guests.js';
+import { runTransportSuite } from './suite.js';
+
+const metered = { isolation: 'metered' } as const;
+
+runTransportSuite(
+  'component (wat, metered)',
+  componentFixture({ name: 'wat metered', dir: WAT_CONFORMANCE_DIR, crashCode: 'trap', prepare: ensureWatGuestsBuilt, options: metered }),
+);
+
+runTransportSuite(
+  'component (c, metered)',
+  componentFixture({
+    name: 'c metered',
+    dir: join(C_BUILD_DIR, 'conformance'),
+    crashCode: 'trap',
+    prepare: () => ensureGuestsBuilt('c', C_GUESTS.map((g) => join(C_BUILD_DIR, `${g.out}.wasm`))),
+    options: metered,
+  }),
+);
+
+runTransportSuite(
+  'component (rust nostd, metered)',
+  componentFixture({
+    name: 'rust nostd metered',
+    dir: join(RUST_BUILD_DIR, 'nostd', 'conformance'),
+    crashCode: 'trap',
+    prepare: () => ensureGuestsBuilt('rust', RUST_GUESTS.map((g) => rustGuestPath(g.flavour, g.out))),
+    options: metered,
+  }),
+);
