@@ -1,0 +1,161 @@
+/**
+ * `npm run bench` (after `npm run build && npm run build-guests`): per-call latency (median, p99),
+ * calls/s, throughput under concurrent callers and cold start of every kind of hook, each beside the
+ * baseline it is built on, measured in one run on this machine.
+ *
+ *   tsx scripts/bench.ts               the text report on stdout
+ *   tsx scripts/bench.ts --json        the JSON result on stdout (the report goes to stderr)
+ *   tsx scripts/bench.ts --out FILE    also write the JSON result to FILE (e.g. bench/results/latest.json)
+ *   tsx scripts/bench.ts --markdown    also print the README "Performance" section
+ *   tsx scripts/bench.ts --quick       few samples (smoke test); the figures are not worth quoting
+ *   tsx scripts/bench.ts --from FILE   render a results file again instead of measuring
+ *
+ * Everything goes through the public API (host/index.ts). Performance is never asserted: the machines
+ * are shared and noisy; the report states the load average next to the figures.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, platform } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  benchChain,
+  benchComponents,
+  benchConcurrency,
+  benchInterceptor,
+  benchSubprocess,
+  benchWorkerRoundTrip,
+  progress,
+  type RunState,
+  type Plan,
+} from './bench/cases.js';
+import { coldLibrary, coldStart } from './bench/cold.js';
+import { COLD_START_GUESTS, ROOT, guestById } from './bench/guests.js';
+import { computeRatios } from './bench/ratios.js';
+import { markdownReport, textReport } from './bench/report.js';
+import { BenchResultSchema, type BenchResult } from './bench/result.js';
+import { round } from './bench/stats.js';
+
+const FULL: Plan = {
+  fast: { n: 2000, warmup: 500 },
+  worker: { n: 2000, warmup: 200 },
+  spawn: { n: 30, warmup: 3 },
+  throughputFast: 10_000,
+  throughputWorker: 2000,
+  callers: 8,
+  throughputWarmupMs: 1500,
+  coldRepeats: 2,
+  coldGuests: COLD_START_GUESTS,
+};
+
+const QUICK: Plan = {
+  fast: { n: 100, warmup: 20 },
+  worker: { n: 50, warmup: 10 },
+  spawn: { n: 3, warmup: 1 },
+  throughputFast: 200,
+  throughputWorker: 50,
+  callers: 8,
+  throughputWarmupMs: 300,
+  coldRepeats: 1,
+  coldGuests: ['wat', 'js-quickjs'],
+};
+
+/** The transpile cache of the warm cases: gitignored, kept between runs so only the first run transpiles. */
+const CACHE_DIR = join(ROOT, '.cache', 'bench');
+
+async function measureAll(quick: boolean): Promise<BenchResult> {
+  const plan = quick ? QUICK : FULL;
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  const loadStart = loadavg();
+  const metered: RunState = { supported: undefined, notes: [] };
+
+  const workerRoundTrip = await benchWorkerRoundTrip(plan);
+  const interceptor = await benchInterceptor(plan);
+  const { rows: components, unguarded } = await benchComponents(plan, CACHE_DIR, metered);
+  const chain = await benchChain(plan, CACHE_DIR, metered);
+  const concurrency = await benchConcurrency(plan, CACHE_DIR, metered);
+  const subprocess = await benchSubprocess(plan);
+
+  const library = await coldLibrary();
+  if (library === 'sources') metered.notes.push('cold start measured from the TypeScript sources (dist/ missing or older than host/): a worker then starts through tsx, adding a few hundred ms');
+  const cold: BenchResult['cold_start'] = [];
+  for (const id of plan.coldGuests) {
+    const guest = guestById(id);
+    for (const isolation of metered.supported === true ? (['worker', 'metered'] as const) : (['worker'] as const)) {
+      progress(`cold start: ${guest.label}, ${isolation} (${plan.coldRepeats}× 2 fresh processes)`);
+      try {
+        cold.push({ id, label: guest.label, isolation, ...(await coldStart(guest.path, isolation, plan.coldRepeats, library)) });
+      } catch (error) {
+        if (isolation === 'worker') throw error;
+        metered.notes.push(`metered cold start of ${guest.label}: n/a — ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+
+  const measured = {
+    schema: 1 as const,
+    quick,
+    started_at: startedAt,
+    availability: { metered: metered.supported === true, cold_start_library: library, unguarded, notes: metered.notes },
+    baselines: { worker_round_trip: workerRoundTrip },
+    interceptor,
+    components,
+    subprocess,
+    chain,
+    cold_start: cold,
+    concurrency,
+  };
+  const result: BenchResult = {
+    ...measured,
+    duration_s: round((performance.now() - started) / 1000),
+    machine: {
+      cpu: cpus()[0]?.model ?? 'unknown',
+      cores: cpus().length,
+      node: process.version,
+      platform: `${platform()} ${process.arch}`,
+      loadavg_start: loadStart.map(round),
+      loadavg_end: loadavg().map(round),
+    },
+    ratios: computeRatios(measured),
+  };
+  // The same schema the smoke test holds the output to: a run that produces a malformed result fails here.
+  return BenchResultSchema.parse(result);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      markdown: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      from: { type: 'string' },
+    },
+  });
+  const result =
+    values.from === undefined
+      ? await measureAll(values.quick === true)
+      : BenchResultSchema.parse(JSON.parse(await readFile(resolve(values.from), 'utf8')));
+  if (values.out !== undefined) {
+    const out = resolve(values.out);
+    await mkdir(dirname(out), { recursive: true });
+    await writeFile(out, `${JSON.stringify(result, null, 2)}\n`);
+    progress(`wrote ${out}`);
+  }
+  const human = `${textReport(result)}${values.markdown === true ? `\n${markdownReport(result)}` : ''}`;
+  if (values.json === true) {
+    process.stderr.write(human);
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } else {
+    process.stdout.write(human);
+  }
+}
+
+// Exit explicitly: jco (loaded when a component is transpiled) leaves an I/O thread running.
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);
