@@ -13,34 +13,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ROOT, WIT_PATH, enableBuildFilesystem } from './guests/jco.js';
+import { ALLOWED_IMPORTS } from '../host/transports/component/world.js';
 
 /** WASI version whose WIT the types are generated from (jco 1.35 bundles 0.2.12). */
 export const WASI_WIT_VERSION = '0.2.12';
 const OUT_DIR = join(ROOT, 'host/transports/component/generated');
 
-/** The interfaces a guest may import: must match ALLOWED_IMPORTS in host/transports/component/world.ts. */
-const SANDBOX_IMPORTS = [
-  'wasi:cli/environment',
-  'wasi:cli/exit',
-  'wasi:cli/stdin',
-  'wasi:cli/stdout',
-  'wasi:cli/stderr',
-  'wasi:cli/terminal-input',
-  'wasi:cli/terminal-output',
-  'wasi:cli/terminal-stdin',
-  'wasi:cli/terminal-stdout',
-  'wasi:cli/terminal-stderr',
-  'wasi:io/error',
-  'wasi:io/poll',
-  'wasi:io/streams',
-  'wasi:clocks/monotonic-clock',
-  'wasi:clocks/wall-clock',
-  'wasi:random/random',
-  'wasi:random/insecure',
-  'wasi:random/insecure-seed',
-  'wasi:filesystem/types',
-  'wasi:filesystem/preopens',
-] as const;
+/** The WASI interfaces a guest may import: the host's allowlist, less `basis:hook/types` (our own world). */
+const SANDBOX_IMPORTS = ALLOWED_IMPORTS.filter((name) => name.startsWith('wasi:'));
 
 function sandboxWorld(): string {
   const imports = SANDBOX_IMPORTS.map((name) => `  import ${name}@${WASI_WIT_VERSION};`).join('\n');

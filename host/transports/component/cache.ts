@@ -1,8 +1,9 @@
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
+import { publishDirectory } from './atomic-dir.js';
 
 /**
  * The on-disk cache of transpiled components, keyed by the component's sha256 (and the transpiler's
@@ -89,29 +90,8 @@ export async function writeCacheEntry(cacheDir: string, contents: CacheContents)
   const dir = entryDir(cacheDir, manifest.sha256, manifest.transpiler);
   const parent = join(cacheDir, 'components');
   await mkdir(parent, { recursive: true });
-  const tmp = await mkdtemp(join(parent, `.tmp-${manifest.sha256.slice(0, 16)}-`));
-  try {
-    await writeFile(join(tmp, GLUE_FILE), contents.glue);
-    for (const [name, bytes] of Object.entries(contents.modules)) await writeFile(join(tmp, name), bytes);
-    // The manifest last: an entry with a manifest is complete.
-    await writeFile(join(tmp, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-    try {
-      await rename(tmp, dir);
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (code !== 'EEXIST' && code !== 'ENOTEMPTY') throw error;
-      // A concurrent writer renamed first: its entry is as good as ours. Anything else in the way
-      // (an entry damaged by hand) is replaced.
-      if ((await readCacheEntry(cacheDir, manifest.sha256, manifest.transpiler)) === undefined) {
-        await rm(dir, { recursive: true, force: true });
-        await rename(tmp, dir);
-      } else {
-        await rm(tmp, { recursive: true, force: true });
-      }
-    }
-  } catch (error) {
-    await rm(tmp, { recursive: true, force: true });
-    throw error;
-  }
+  await publishDirectory(parent, dir, { [GLUE_FILE]: contents.glue, ...contents.modules }, manifest, async () =>
+    (await readCacheEntry(cacheDir, manifest.sha256, manifest.transpiler)) !== undefined,
+  );
   return entry(dir, manifest);
 }

@@ -1,7 +1,8 @@
-import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { CacheEntry } from '../cache.js';
+import { publishDirectory } from '../atomic-dir.js';
 import { METER_VERSION } from './instrument.js';
 
 /*
@@ -47,26 +48,6 @@ export async function readInstrumented(entry: CacheEntry): Promise<Record<string
 /** Store the instrumented modules of an entry. If another writer got there first, theirs stays. */
 export async function writeInstrumented(entry: CacheEntry, modules: Readonly<Record<string, Uint8Array>>): Promise<void> {
   const dir = storeDir(entry);
-  const tmp = await mkdtemp(join(entry.dir, '.tmp-metered-'));
-  try {
-    for (const [name, bytes] of Object.entries(modules)) await writeFile(join(tmp, name), bytes);
-    const manifest: z.infer<typeof Manifest> = { meter: METER_VERSION, sha256: entry.manifest.sha256, modules: Object.keys(modules).sort() };
-    await writeFile(join(tmp, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-    try {
-      await rename(tmp, dir);
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (code !== 'EEXIST' && code !== 'ENOTEMPTY') throw error;
-      // A concurrent writer renamed first, or a damaged directory is in the way: replace the latter.
-      if ((await readInstrumented(entry)) === undefined) {
-        await rm(dir, { recursive: true, force: true });
-        await rename(tmp, dir);
-      } else {
-        await rm(tmp, { recursive: true, force: true });
-      }
-    }
-  } catch (error) {
-    await rm(tmp, { recursive: true, force: true });
-    throw error;
-  }
+  const manifest: z.infer<typeof Manifest> = { meter: METER_VERSION, sha256: entry.manifest.sha256, modules: Object.keys(modules).sort() };
+  await publishDirectory(entry.dir, dir, modules, manifest, async () => (await readInstrumented(entry)) !== undefined);
 }
