@@ -44,6 +44,9 @@ interface WatGuest {
 /** Conformance behaviours with a WAT guest (`silent` is not expressible: a component always returns). */
 export const WAT_CONFORMANCE_BEHAVIOURS = COMPONENT_BEHAVIOURS;
 
+/** The example policies (guest-examples/POLICIES.md) → `build/<policy>.wasm`. */
+export const WAT_POLICIES = ['guard', 'redact'] as const;
+
 const GUESTS: readonly WatGuest[] = [
   ...WAT_CONFORMANCE_BEHAVIOURS.map((b) => ({ out: `conformance/${b}`, source: `conformance/${b}.wat` })),
   { out: 'memory-bomb', source: 'misbehaviour/memory-bomb.wat' },
@@ -58,6 +61,7 @@ const GUESTS: readonly WatGuest[] = [
   { out: 'handler-v2', source: 'conformance/allow.wat', hookVersion: '2.0.0' },
   { out: 'core-module', source: 'conformance/allow.wat', kind: 'core' },
   { out: 'big-initial-memory', source: 'conformance/allow.wat', initialPages: 1024 },
+  ...WAT_POLICIES.map((p) => ({ out: p, source: `policies/${p}.wat` })),
 ];
 
 /** Bytes that are not WebAssembly at all, for the garbage-bytes test. */
