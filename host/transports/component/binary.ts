@@ -1,3 +1,4 @@
+import { uleb } from './meter/reader.js';
 /**
  * What the loader needs to know from and do to WebAssembly binaries without a toolchain: tell a
  * component from a core module from anything else, and cap a core module's linear memory by rewriting
@@ -47,17 +48,6 @@ class Reader {
   }
 }
 
-function leb(value: number): number[] {
-  const out: number[] = [];
-  let v = value;
-  do {
-    let b = v % 128;
-    v = Math.floor(v / 128);
-    if (v > 0) b |= 0x80;
-    out.push(b);
-  } while (v > 0);
-  return out;
-}
 
 /** What {@link capMemory} did. */
 export interface CappedModule {
@@ -86,7 +76,7 @@ export function capMemory(module: Uint8Array, capPages: number): CappedModule {
       continue;
     }
     const count = r.u32();
-    const content: number[] = [...leb(count)];
+    const content: number[] = [...uleb(count)];
     const maxPages: number[] = [];
     for (let i = 0; i < count; i++) {
       const flags = r.byte();
@@ -98,10 +88,10 @@ export function capMemory(module: Uint8Array, capPages: number): CappedModule {
       }
       const max = declaredMax === undefined ? capPages : Math.min(declaredMax, capPages);
       maxPages.push(max);
-      content.push(flags | 0x01, ...leb(initial), ...leb(max));
+      content.push(flags | 0x01, ...uleb(initial), ...uleb(max));
     }
     if (r.offset !== contentEnd) throw new MemoryCapError('memory section has trailing bytes');
-    const section = [MEMORY_SECTION, ...leb(content.length), ...content];
+    const section = [MEMORY_SECTION, ...uleb(content.length), ...content];
     const out = new Uint8Array(sectionStart + section.length + (module.length - contentEnd));
     out.set(module.subarray(0, sectionStart), 0);
     out.set(section, sectionStart);

@@ -1,19 +1,11 @@
 import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { subprocessTransport } from '../../../host/transports/subprocess/index.js';
-import { codeOf, eventually, groupMembers, hookArgv, isAlive, preRequest, tempDir, waitForPids } from './helpers.js';
+import { codeOf, eventually, groupMembers, hookArgv, isAlive, preRequest, pidFiles, waitForPids } from './helpers.js';
 
 describe('subprocess: abort and close', () => {
-  const cleanups: Array<() => void> = [];
-  afterEach(() => cleanups.splice(0).forEach((c) => c()));
-
-  function pidFile(): string {
-    const { dir, cleanup } = tempDir();
-    cleanups.push(cleanup);
-    return path.join(dir, 'pids.json');
-  }
+  const pidFile = pidFiles();
 
   it('the abort signal kills the hook and the call settles as timeout', async () => {
     const file = pidFile();

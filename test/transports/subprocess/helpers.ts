@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
 import type { HookRequest, InvokeResult } from '../../../host/index.js';
 
 /** Path of the misbehaving-hook fixture (see its header for the modes). */
@@ -100,4 +101,18 @@ export async function waitForPids(file: string, ms = 5000): Promise<{ hook: numb
   }, ms);
   if (pids === undefined) throw new Error(`the hook never wrote ${file}`);
   return pids;
+}
+
+/**
+ * A fresh pid-file path per call (for `BASIS_TEST_PID_FILE`), its directory removed after each test.
+ * Call once inside a `describe`.
+ */
+export function pidFiles(): () => string {
+  const cleanups: Array<() => void> = [];
+  afterEach(() => cleanups.splice(0).forEach((c) => c()));
+  return () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    return path.join(dir, 'pids.json');
+  };
 }

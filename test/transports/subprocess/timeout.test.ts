@@ -1,21 +1,13 @@
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { subprocessTransport } from '../../../host/transports/subprocess/index.js';
-import { codeOf, eventually, groupMembers, hookArgv, isAlive, preRequest, readPids, tempDir } from './helpers.js';
+import { codeOf, eventually, groupMembers, hookArgv, isAlive, preRequest, readPids, pidFiles } from './helpers.js';
 
 const TIMEOUT_MS = 500;
 const MARGIN_MS = 1500; // generous: the machine is shared; the point is "promptly", not a benchmark
 
 describe('subprocess: timeout', () => {
-  const cleanups: Array<() => void> = [];
-  afterEach(() => cleanups.splice(0).forEach((c) => c()));
-
-  function pidFile(): string {
-    const { dir, cleanup } = tempDir();
-    cleanups.push(cleanup);
-    return path.join(dir, 'pids.json');
-  }
+  const pidFile = pidFiles();
 
   it('a hook that sleeps forever times out promptly and its process group is gone', async () => {
     const file = pidFile();
