@@ -7,7 +7,7 @@ import { generateText, stepCountIs, streamText, tool, type ToolSet } from 'ai';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { HookRunner, interceptorTransport, subprocessTransport, type HookDefinition, type PostToolUseOutcome, type PreToolUseOutcome } from '../../host/index.js';
-import { isToolCallBlockedError, withHooks } from '../../host/integrations/ai/index.js';
+import { ToolCallNotJsonError, isToolCallBlockedError, withHooks } from '../../host/integrations/ai/index.js';
 import { scriptedModel, toolResults, type Step } from './ai-script.js';
 import { AWS_SECRET, ensurePolicyGuests, policyHooks, shellOutput } from './hooks.js';
 
@@ -238,6 +238,16 @@ describe('withHooks (AI SDK): after the call', () => {
     const { model, prompts } = scriptedModel([[{ id: 'c1', tool: 'fetch', input: { url: 'u' } }]]);
     await generateText({ model, tools: withHooks({ fetch: fetchTool }, policy, scope), stopWhen: stepCountIs(3), prompt: 'x' });
     expect(toolResults(prompts[1])).toEqual({ c1: { type: 'error-text', value: 'denied: Bearer [REDACTED]' } });
+  });
+
+  it('a result JSON cannot hold is withheld (fail closed): the hooks could not have inspected it', async () => {
+    const big = tool({ inputSchema: z.object({}), execute: async () => ({ n: 10n }) });
+    const { model, prompts } = scriptedModel([[{ id: 'c1', tool: 'big', input: {} }]]);
+    const result = await generateText({ model, tools: withHooks({ big }, policy, scope), stopWhen: stepCountIs(3), prompt: 'x' });
+    const error = result.steps.flatMap((s) => s.content).find((p) => p.type === 'tool-error')?.error;
+    expect(error).toBeInstanceOf(ToolCallNotJsonError);
+    expect((error as ToolCallNotJsonError).code).toBe('output_not_json');
+    expect((toolResults(prompts[1])['c1'] as { type: string }).type).toBe('error-text');
   });
 
   it('a streaming execute: preliminary results are withheld, the last one goes through the post hooks', async () => {
