@@ -29,6 +29,7 @@ import {
   type Plan,
 } from './bench/cases.js';
 import { coldLibrary, coldStart } from './bench/cold.js';
+import { benchFrameworks, frameworksReport } from './bench/frameworks.js';
 import { COLD_START_GUESTS, ROOT, guestById } from './bench/guests.js';
 import { computeRatios } from './bench/ratios.js';
 import { markdownReport, textReport } from './bench/report.js';
@@ -148,6 +149,12 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } else {
     process.stdout.write(human);
+  }
+  // The framework wrappers' own table (scripts/bench/frameworks.ts), beside the JSON result when saved.
+  if (values.from === undefined) {
+    const frameworks = await benchFrameworks(values.quick === true);
+    (values.json === true ? process.stderr : process.stdout).write(`\n${frameworksReport(frameworks)}`);
+    if (values.out !== undefined) await writeFile(join(dirname(resolve(values.out)), 'frameworks.json'), `${JSON.stringify(frameworks, null, 2)}\n`);
   }
 }
 

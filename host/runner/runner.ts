@@ -26,6 +26,13 @@ interface CompiledHook {
 export interface RunOptions {
   /** Abort to stop the hook that is running (the call then fails closed or open by policy). */
   readonly signal?: AbortSignal;
+  /**
+   * What the tool accepts, checked against every `modify` as it is answered (e.g. the tool's input
+   * schema, known to the runtime but not to the chain). Return `undefined` to accept, or a sentence
+   * saying what is wrong: the rewrite is then that hook's failure (`malformed_response`) under its
+   * `on_failure`, so a later hook never sees it and the tool never runs with it.
+   */
+  readonly checkInput?: (input: JsonValue) => string | undefined | Promise<string | undefined>;
 }
 
 /** What one hook did to the chain, once its policy is applied. */
@@ -41,7 +48,8 @@ type Step =
  * - before the call: `allow` → next, `deny` → stop (call denied), `modify` → input replaced, next;
  * - after the call: `allow` → next, `replace` → output (and `is_error` when given) replaced, next,
  *   `deny` → stop, the model sees the reason in place of the output, marked as an error;
- * - `modify` after or `replace` before the call is a failure (`wrong_decision_for_event`);
+ * - `modify` after or `replace` before the call is a failure (`wrong_decision_for_event`), and so is a
+ *   `modify` the tool would not accept, when the caller says what it accepts ({@link RunOptions.checkInput});
  * - a failed hook takes its `on_failure` policy: `deny` (default, fail closed) or `allow` (skip it);
  * - every hook that ran gets a trail entry; `reason` on modify/replace reaches the trail only.
  *
@@ -192,6 +200,9 @@ export class HookRunner {
       if (!checked.ok) failure = checked.failure;
       else {
         failure = checkDecisionForEvent(checked.value, state.event);
+        if (failure === undefined && checked.value.decision === 'modify' && options.checkInput) {
+          failure = await checkModifiedInput(options.checkInput, checked.value.input);
+        }
         if (failure === undefined) response = checked.value;
       }
     } else {
@@ -224,6 +235,18 @@ function withLogs(entry: TrailEntry, logs: HookLogs | undefined): TrailEntry {
   if (logs?.stderr) out = { ...out, stderr: logs.stderr };
   if (logs?.stdout) out = { ...out, stdout: logs.stdout };
   return out;
+}
+
+/** A rewrite the tool would not accept is the hook's failure; a checker that throws is ours (still fails closed). */
+async function checkModifiedInput(check: NonNullable<RunOptions['checkInput']>, input: JsonValue): Promise<HookFailure | undefined> {
+  let problem: string | undefined;
+  try {
+    problem = await check(input);
+  } catch (error) {
+    return { code: 'internal_error', message: `checking the rewritten input threw: ${String(error)}` };
+  }
+  if (problem === undefined) return undefined;
+  return { code: 'malformed_response', message: `"modify" rewrote the input to something the tool does not accept: ${problem}` };
 }
 
 /** What the model is told when a hook failed closed: which hook, which cause. */
