@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { buildHook, namedHookError, type BuiltHook } from '../../config/build.js';
 import { loadConfig } from '../../config/load.js';
 import type { FailurePolicy } from '../../contract/failure.js';
+import type { ToolPattern } from '../../runner/matcher.js';
 import type { Transport } from '../../runner/transport.js';
 import { subprocessTransport } from '../../transports/subprocess/index.js';
 import { KitError } from '../errors/kit-error.js';
@@ -25,7 +26,7 @@ export interface HookUnderTest {
   readonly name: string;
   readonly transport: Transport;
   /** The config's tool matcher, when the hook comes from a config (production behaviour). */
-  readonly tools?: readonly string[] | undefined;
+  readonly tools?: readonly ToolPattern[] | undefined;
   readonly on_failure?: FailurePolicy | undefined;
 }
 
