@@ -23,7 +23,8 @@ answer for the wrong event is a failure, as in production. A failing case shows 
 "expect" is {"decision": "allow"|"deny"|"modify"|"replace", "reason"?, "input"?, "output"?,
 "is_error"?} (keys left out are not compared) or {"failure": "<code>"} (timeout, trap,
 wrong_decision_for_event, ...). An optional "hook" names the hook a case is for: it picks the hook
-of a config, and cases for another hook than the one under test are skipped.
+of a config, and cases for another hook than the one under test are skipped. A config's hook runs
+at its own event only, so cases at the other event are skipped too; the summary counts each skip.
 
 The hook under test:
   <hook.wasm>              a component
@@ -34,7 +35,8 @@ The hook under test:
 
 Options:
       --cases <file>     the cases (JSON lines; blank lines and lines starting with # or // skipped)
-      --hook <name>      the hook under test: picks a config's hook; cases for other hooks are skipped
+      --hook <name>      the hook under test: picks a config's hook; cases for other hooks (and,
+                         for a config, at the other event) are skipped
       --event <event>    run only the cases at ${HOOK_EVENTS.join(' or ')}
       --json             print one JSON report instead of the text report
   -h, --help             show this help
