@@ -117,19 +117,19 @@ export const testCommand: Command = {
     }
     try {
       if (json !== true) await write(process.stdout, `basis-hooks test: ${opened.label}, ${cases.cases.length} case(s) from ${casesFile}\n\n`);
-      const pending: Promise<void>[] = [];
+      // Streamed as each case finishes, one write after the other: `write` waits out backpressure, and
+      // a chain (not a write per case in flight, each waiting for 'drain') keeps listeners to one.
+      let written: Promise<void> = Promise.resolve();
       const report = await runCases(opened, cases.cases, {
         ...(event === undefined ? {} : { event: event as HookEvent }),
-        // Streamed as each case finishes; the writes happen in order, `write` waits out backpressure.
         onResult: (result) => {
           if (json === true) return;
-          const written = write(process.stdout, formatResult(result, casesFile));
+          written = written.then(() => write(process.stdout, formatResult(result, casesFile)));
           // Handled now (a reader that went away must not crash the process), reported below.
           written.catch(() => {});
-          pending.push(written);
         },
       });
-      await Promise.all(pending);
+      await written;
       await write(process.stdout, json === true ? `${JSON.stringify({ ...report, cases_file: casesFile })}\n` : formatSummary(report));
       return report.ok ? EXIT_OK : EXIT_FAILED;
     } finally {
