@@ -26,8 +26,15 @@ const ToolPattern = z
       .regex(new RegExp(TOOL_GLOB_PATTERN))
       .describe('An exact tool name ("shell"), or a glob where * matches any run of characters ("mcp__github__*", "*"). Regex syntax is refused: use {"regex": ...}.'),
     z
-      .strictObject({ regex: z.string().min(1).describe('A JavaScript regular expression, searched in the tool name (unanchored, as Claude Code matchers are).') })
-      .describe('A regex matcher, e.g. {"regex": "mcp__github__.*"} or {"regex": "^(Edit|Write)$"}.'),
+      .strictObject({
+        regex: z
+          .string()
+          .min(1)
+          .describe(
+            'A Claude Code matcher, evaluated as Claude Code does: "*" = every tool; names joined by | or , = those exact names ("Edit|Write"); anything else = a JavaScript regex searched in the tool name, unanchored ("mcp__github__.*").',
+          ),
+      })
+      .describe('A Claude Code matcher / regex, e.g. {"regex": "mcp__github__.*"} or {"regex": "Edit|Write"}.'),
   ])
   .superRefine((pattern, ctx) => {
     const problem = toolPatternProblem(pattern);

@@ -4,10 +4,11 @@ import { RunnerError } from '../errors/runner-error.js';
  * One entry of a hook's `tools` list:
  * - a string: an exact tool name (`shell`) or a glob where `*` matches any run of characters
  *   (`mcp__github__*`, `*`), matched against the whole tool name;
- * - `{ regex }`: a JavaScript regular expression searched in the tool name, unanchored — exactly as
- *   Claude Code evaluates its hook matchers, so a matcher copied from `.claude/settings.json`
- *   (`"Edit|Write"`, `"mcp__github__.*"`) selects the same tools here. Like there, `"Edit|Write"`
- *   also selects `MultiEdit` and `NotebookEdit`; anchor it (`"^(Edit|Write)$"`) to mean exactly those.
+ * - `{ regex }`: a Claude Code matcher, evaluated exactly as Claude Code evaluates one, so a matcher
+ *   copied from `.claude/settings.json` selects the same tools here (see {@link compileRegexEntry}):
+ *   `*` is every tool; a value of only names (letters, digits, `_`, `-`) joined by `|` or `,` is
+ *   that list of exact names (`"Edit|Write"`: not `MultiEdit`); anything else is a JavaScript regex
+ *   searched in the tool name, unanchored (`"mcp__github__.*"`, `"^Notebook"`).
  */
 export type ToolPattern = string | { readonly regex: string };
 
@@ -25,7 +26,7 @@ const FORBIDDEN = /[()|[\]{}^$+?\\\s]/;
 export const TOOL_GLOB_PATTERN = '^(?!.*\\.\\*)[^()|\\[\\]{}^$+?\\\\\\s]+$';
 
 /** The forms a `tools` entry may take, for error messages. */
-export const ACCEPTED_TOOL_FORMS = 'accepted: an exact tool name ("Bash"), a * glob ("mcp__github__*"), or {"regex": "<JavaScript regex>"}';
+export const ACCEPTED_TOOL_FORMS = 'accepted: an exact tool name ("Bash"), a * glob ("mcp__github__*"), or {"regex": "<Claude Code matcher or JavaScript regex>"}';
 
 /**
  * What is wrong with one `tools` entry, or `undefined` when it is valid. The text names the entry,
@@ -101,9 +102,10 @@ function suggestion(pattern: string): string {
 }
 
 function regexProblem(source: string): string | undefined {
-  if (source === '') {
-    return `{"regex": ""} matches every tool: leave "tools" out to run the hook for every tool; ${ACCEPTED_TOOL_FORMS}`;
+  if (source.trim() === '') {
+    return `${show({ regex: source })} would match every tool: leave "tools" out (or write "*") to run the hook for every tool; ${ACCEPTED_TOOL_FORMS}`;
   }
+  if (source === '*' || NAME_LIST.test(source)) return undefined;
   try {
     new RegExp(source);
     return undefined;
@@ -111,6 +113,25 @@ function regexProblem(source: string): string | undefined {
     const why = error instanceof Error ? error.message : String(error);
     return `${show({ regex: source })} is not a valid JavaScript regular expression (${why}); ${ACCEPTED_TOOL_FORMS}`;
   }
+}
+
+/** A Claude Code matcher that is a list of exact names rather than a regex: names joined by `|` or `,`. */
+const NAME_LIST = /^[A-Za-z0-9_\-|, ]+$/;
+
+/**
+ * A `{ regex }` entry as Claude Code evaluates its matchers: `*` is every tool; only names joined by
+ * `|` or `,` (spaces allowed around them) is that list of exact names — `Bash` does not select
+ * `BashOutput`, `Edit|Write` not `MultiEdit`; anything else is `new RegExp(source).test(name)`, a
+ * search, unanchored — `mcp__github__.*`, `^Notebook` (`NotebookEdit` too), `Output$`.
+ */
+export function compileRegexEntry(source: string): (toolName: string) => boolean {
+  if (source === '*') return () => true;
+  if (NAME_LIST.test(source)) {
+    const names = new Set(source.split(/[|,]/).map((name) => name.trim()).filter((name) => name !== ''));
+    return (toolName) => names.has(toolName);
+  }
+  const regex = new RegExp(source);
+  return (toolName) => regex.test(toolName);
 }
 
 function show(value: unknown): string {
@@ -124,7 +145,7 @@ function show(value: unknown): string {
  * matcher that cannot match is a hook that silently never runs.
  *
  * @example
- * const matches = compileToolMatcher(['shell', 'mcp__github__*', { regex: '^(Edit|Write)$' }]);
+ * const matches = compileToolMatcher(['shell', 'mcp__github__*', { regex: 'Edit|Write' }]);
  * matches('mcp__github__create_issue') // true
  */
 export function compileToolMatcher(tools: readonly ToolPattern[] | undefined): (toolName: string) => boolean {
@@ -135,16 +156,17 @@ export function compileToolMatcher(tools: readonly ToolPattern[] | undefined): (
     throw new RunnerError('invalid_hooks', index === undefined ? `tools: ${message}` : `tools[${index}]: ${message}`);
   }
   const exact = new Set<string>();
-  const patterns: RegExp[] = [];
+  const tests: Array<(toolName: string) => boolean> = [];
   for (const tool of tools) {
     if (typeof tool !== 'string') {
-      patterns.push(new RegExp(tool.regex));
+      tests.push(compileRegexEntry(tool.regex));
     } else if (tool.includes('*')) {
       const body = tool.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
-      patterns.push(new RegExp(`^${body}$`, 's'));
+      const glob = new RegExp(`^${body}$`, 's');
+      tests.push((toolName) => glob.test(toolName));
     } else {
       exact.add(tool);
     }
   }
-  return (toolName) => exact.has(toolName) || patterns.some((p) => p.test(toolName));
+  return (toolName) => exact.has(toolName) || tests.some((test) => test(toolName));
 }

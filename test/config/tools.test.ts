@@ -85,7 +85,7 @@ describe('tools: what an entry may be', () => {
     expect(regex?.message).toContain('"mcp__github__*"');
     expect(regex?.message).toContain('{"regex":"mcp__github__.*"}');
     expect(alternatives?.message).toContain('["Edit","Write"]');
-    for (const issue of error.issues) expect(issue.message).toContain('{"regex": "<JavaScript regex>"}');
+    for (const issue of error.issues) expect(issue.message).toContain('{"regex": "<Claude Code matcher or JavaScript regex>"}');
     expect(error.message).toContain(FILE);
   });
 
@@ -95,7 +95,7 @@ describe('tools: what an entry may be', () => {
   });
 
   it('an invalid or malformed regex entry is a config error naming it', () => {
-    const error = configError([{ regex: '(a' }, { regex: '' }, { regex: 'x', flags: 'i' }, 3]);
+    const error = configError([{ regex: '(a' }, { regex: ' ' }, { regex: 'x', flags: 'i' }, 3]);
     expect(error.issues.map((i) => i.path)).toEqual(['hooks[0].tools[0]', 'hooks[0].tools[1]', 'hooks[0].tools[2]', 'hooks[0].tools[3]']);
     expect(error.issues[0]?.message).toContain('"(a"');
     expect(error.issues[2]?.message).toContain('"flags"');
@@ -119,11 +119,19 @@ describe('tools: what an entry matches', () => {
     expect(['shell2', 'my_shell', 'mcp__gitlab__x', 'x_mcp__github__y'].map(matches)).toEqual([false, false, false, false]);
   });
 
-  it('a regex is searched in the tool name, unanchored, as Claude Code matchers are', () => {
-    const claude = compileToolMatcher([{ regex: 'Edit|Write' }]);
-    expect(['Edit', 'Write', 'MultiEdit', 'TodoWrite', 'Read'].map(claude)).toEqual([true, true, true, true, false]);
-    const anchored = compileToolMatcher([{ regex: '^(Edit|Write)$' }]);
-    expect(['Edit', 'Write', 'MultiEdit', 'TodoWrite'].map(anchored)).toEqual([true, true, false, false]);
+  it('{"regex"} is evaluated as Claude Code evaluates a matcher, so settings.json matchers select the same tools', () => {
+    const tools = ['Bash', 'BashOutput', 'Edit', 'MultiEdit', 'Write', 'TodoWrite', 'NotebookEdit', 'mcp__github__create_issue', 'mcp__gitlab__x'];
+    const selected = (regex: string): string[] => tools.filter(compileToolMatcher([{ regex }]));
+    // Names joined by | (or ,) are a list of exact names: no substring matches.
+    expect(selected('Bash')).toEqual(['Bash']);
+    expect(selected('Edit|Write')).toEqual(['Edit', 'Write']);
+    expect(selected('Edit, Write')).toEqual(['Edit', 'Write']);
+    // Anything else is a JavaScript regex searched in the name, unanchored.
+    expect(selected('mcp__github__.*')).toEqual(['mcp__github__create_issue']);
+    expect(selected('^Bash')).toEqual(['Bash', 'BashOutput']);
+    expect(selected('Edit$')).toEqual(['Edit', 'MultiEdit', 'NotebookEdit']);
+    expect(selected('^(Edit|Write)$')).toEqual(['Edit', 'Write']);
+    expect(selected('*')).toEqual(tools);
   });
 
   it('a Claude Code matcher carried over as {"regex"} runs its hook (the config and the chain agree)', async () => {
