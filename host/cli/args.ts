@@ -7,7 +7,7 @@ type Values<O extends Options> = ReturnType<typeof parseArgs<{ options: O; stric
 /**
  * Like `parseFlags`, for commands that also take positional arguments (`init <dir>`): unknown flags
  * are errors, and the number of positionals must be within `[min, max]`. On a usage error the problem
- * and the usage go to stderr and the result is the exit code; `--help` prints the usage to stdout.
+ * and a pointer to `--help` go to stderr and the result is the exit code; `--help` prints the usage.
  */
 export function parseCommandArgs<const O extends Options>(
   command: Pick<Command, 'name' | 'usage'>,

@@ -21,8 +21,8 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 
 /**
  * Parse a command's flags strictly (unknown flags and stray arguments are errors). On a usage error
- * the problem and the usage go to stderr and the result is the exit code; `--help` prints the usage
- * to stdout and yields {@link EXIT_OK}.
+ * the problem and a pointer to `--help` go to stderr and the result is the exit code; `--help`
+ * prints the usage to stdout and yields {@link EXIT_OK}.
  */
 export function parseFlags<const O extends Options>(
   command: Pick<Command, 'name' | 'usage'>,
@@ -42,8 +42,16 @@ export function parseFlags<const O extends Options>(
   return { values: values as ReturnType<typeof parseArgs<{ options: O; strict: true; allowPositionals: false }>>['values'] };
 }
 
-/** Report a usage problem (with the usage) on stderr and give the exit code for it. */
+/**
+ * Report a usage problem on stderr — the problem on one line and where the usage is on the next, not
+ * the whole help, which would bury the one line that matters — and give the exit code for it.
+ */
 export function usageError(command: Pick<Command, 'name' | 'usage'>, problem: string): number {
-  process.stderr.write(`basis-hooks ${command.name}: ${problem}\n\n${command.usage}`);
+  process.stderr.write(`basis-hooks ${command.name}: ${problem}\n${usageHint(command.name)}\n`);
   return EXIT_USAGE;
+}
+
+/** The line that follows a usage error: where to read the usage. */
+export function usageHint(command?: string): string {
+  return command === undefined ? 'run "basis-hooks --help" for the commands' : `run "basis-hooks ${command} --help" for usage`;
 }

@@ -4,7 +4,7 @@
  * calls the public API. The library never imports this file.
  */
 import { readFileSync } from 'node:fs';
-import { EXIT_OK, EXIT_USAGE, type Command } from './command.js';
+import { EXIT_OK, EXIT_USAGE, usageHint, type Command } from './command.js';
 import { buildCommand } from './commands/build.js';
 import { checkCommand } from './commands/check.js';
 import { initCommand } from './commands/init.js';
@@ -55,22 +55,26 @@ async function main(argv: readonly string[]): Promise<number> {
   const command = COMMANDS.find((c) => c.name === first);
   if (command === undefined) {
     const what = first.startsWith('-') ? `unknown option ${JSON.stringify(first)}` : `unknown command ${JSON.stringify(first)}`;
-    process.stderr.write(`basis-hooks: ${what}\n\n${USAGE}`);
+    process.stderr.write(`basis-hooks: ${what}\n${usageHint()}\n`);
     return EXIT_USAGE;
   }
   return command.run(rest);
 }
 
-// A reader that goes away (`| head`) makes stdout emit EPIPE; `write` then refuses instead of crashing here.
-process.stdout.on('error', () => {});
+// A reader that goes away (`| head -1`) makes stdout emit EPIPE; `write` then refuses, the command
+// stops at its next write (closing its hooks), and the process ends quietly with 0 below: the reader
+// had all it wanted, as with any well-behaved filter in a pipeline.
+let stdoutClosed = false;
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') stdoutClosed = true;
+});
 
 let code: number;
 try {
   code = await main(process.argv.slice(2));
 } catch (error) {
-  if ((error as NodeJS.ErrnoException).code === 'EPIPE') {
-    process.stderr.write('basis-hooks: stdout was closed before all output was written\n');
-    code = 1;
+  if ((error as NodeJS.ErrnoException).code === 'EPIPE' && (stdoutClosed || process.stdout.destroyed)) {
+    code = EXIT_OK;
   } else {
     process.stderr.write(`basis-hooks: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     code = 1;

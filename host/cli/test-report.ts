@@ -27,9 +27,18 @@ export function formatResult(result: CaseResult, source: string): string {
   }
 }
 
-/** The closing line: counts, and why the run failed when no case failed (none ran). */
+/**
+ * The closing lines: counts, why the run failed when no case failed (none ran), and how many cases
+ * were skipped for each reason (another hook's, another event's), so a skip is never silent.
+ */
 export function formatSummary(report: TestReport): string {
   const counts = `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped`;
-  if (report.passed + report.failed === 0) return `\n${counts}: no case ran\n`;
-  return `\n${counts}\n`;
+  const reasons = new Map<string, number>();
+  for (const result of report.results) {
+    if (result.status === 'skip') reasons.set(result.reason, (reasons.get(result.reason) ?? 0) + 1);
+  }
+  // Above the counts, so the last line stays the verdict.
+  const skips = [...reasons].map(([reason, n]) => `skipped ${n}: ${reason}\n`).join('');
+  if (report.passed + report.failed === 0) return `\n${skips}${counts}: no case ran\n`;
+  return `\n${skips}${counts}\n`;
 }

@@ -1,5 +1,6 @@
 import type { FailureCode } from '../contract/failure.js';
 import { HookError, isHookError } from '../errors/hook-error.js';
+import { isOptionsError, OptionsError } from '../errors/options-error.js';
 import type { HookDefinition } from '../runner/hook.js';
 import type { Transport } from '../runner/transport.js';
 import type { ComponentOptions } from '../transports/component/options.js';
@@ -68,8 +69,9 @@ function importComponentTransport(): Promise<ComponentModule> {
 }
 
 /**
- * Build one hook's transport. Construction only: nothing is spawned or loaded yet. Rejects with a
- * {@link HookError} that names the hook when its transport refuses the options.
+ * Build one hook's transport. Construction only: nothing is spawned or loaded yet. Rejects with an
+ * {@link OptionsError} (`invalid_options`) that names the hook when its transport refuses the options
+ * (a validated config never gets there: its schema refuses them first, naming the JSON path).
  */
 export async function buildHook(hook: HookConfig, options: BuildOptions = {}): Promise<BuiltHook> {
   const kind = 'command' in hook ? 'command' : 'component';
@@ -85,6 +87,7 @@ export async function buildHook(hook: HookConfig, options: BuildOptions = {}): P
       load = () => component.load();
     }
   } catch (error) {
+    if (isOptionsError(error)) throw new OptionsError(`hook "${hook.name}": ${error.message}`, { ...optionOf(error), cause: error });
     throw namedHookError(error, hook.name, kind === 'command' ? 'spawn_failed' : 'load_failed');
   }
   const definition: HookDefinition = {
@@ -95,6 +98,10 @@ export async function buildHook(hook: HookConfig, options: BuildOptions = {}): P
     transport,
   };
   return load === undefined ? { definition, kind } : { definition, kind, load };
+}
+
+function optionOf(error: OptionsError): { option?: string } {
+  return error.option === undefined ? {} : { option: error.option };
 }
 
 /**

@@ -15,5 +15,5 @@ export { loadConfig } from './load.js';
 export { parseConfig } from './parse.js';
 export { resolveConfigPaths, CONFIG_DIR_ENV } from './resolve.js';
 export { createRunner, type CreateRunnerOptions } from './create-runner.js';
-export { checkConfig, type CheckReport, type HookCheck } from './check.js';
+export { checkConfig, type CheckReport, type HookCheck, type HookCheckCode } from './check.js';
 export { hooksJsonSchema, hooksJsonSchemaText } from './json-schema.js';

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { HookEvent } from '../contract/event.js';
 import { FailurePolicy } from '../contract/failure.js';
+import { TOOL_GLOB_PATTERN, toolPatternProblem } from '../runner/matcher.js';
+import { MAX_TIMEOUT_MS } from '../transports/subprocess/options.js';
 
 /** The `hook_schema` versions this release reads. A config written for another version is refused, never guessed at. */
 export const SUPPORTED_HOOK_SCHEMAS = [1] as const;
@@ -8,6 +10,36 @@ export const SUPPORTED_HOOK_SCHEMAS = [1] as const;
 const limit = (description: string) => z.int().positive().describe(description);
 
 const nonEmpty = (description: string) => z.string().min(1).describe(description);
+
+/** A deadline: longer than a timer can keep is refused here, not turned into "now" by setTimeout. */
+const timeout = (description: string) => z.int().positive().max(MAX_TIMEOUT_MS).describe(description);
+
+/**
+ * One `tools` entry. The schema shapes (and the JSON Schema `pattern`) are for editors; what is
+ * accepted is decided by the runner's own rule ({@link toolPatternProblem}), so the config and
+ * `new HookRunner` can never disagree. config/issues.ts words the errors.
+ */
+const ToolPattern = z
+  .union([
+    z
+      .string()
+      .regex(new RegExp(TOOL_GLOB_PATTERN))
+      .describe('An exact tool name ("shell"), or a glob where * matches any run of characters ("mcp__github__*", "*"). Regex syntax is refused: use {"regex": ...}.'),
+    z
+      .strictObject({
+        regex: z
+          .string()
+          .min(1)
+          .describe(
+            'A Claude Code matcher, evaluated as Claude Code does: "*" = every tool; names joined by | or , = those exact names ("Edit|Write"); anything else = a JavaScript regex searched in the tool name, unanchored ("mcp__github__.*").',
+          ),
+      })
+      .describe('A Claude Code matcher / regex, e.g. {"regex": "mcp__github__.*"} or {"regex": "Edit|Write"}.'),
+  ])
+  .superRefine((pattern, ctx) => {
+    const problem = toolPatternProblem(pattern);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem, input: pattern });
+  });
 
 /** An environment variable name: non-empty, no `=` and no NUL (the OS could not represent it). */
 const EnvName = z.string().regex(/^[^=\0]+$/, 'must be an environment variable name (non-empty, no "=")');
@@ -21,9 +53,10 @@ const common = {
   name: nonEmpty('Unique name of the hook; it names the hook in the audit trail and in failure reasons.'),
   event: HookEvent.describe('When the hook runs: before the tool call (pre_tool_use) or after it (post_tool_use).'),
   tools: z
-    .array(nonEmpty('An exact tool name, or a glob where * matches any run of characters (mcp__github__*).'))
+    .array(ToolPattern)
+    .min(1)
     .optional()
-    .describe('Tools the hook applies to. Absent = every tool; an empty list matches none.'),
+    .describe('Tools the hook runs for: exact names, * globs or {"regex": ...}. Absent = every tool; an empty list is refused (it would never run).'),
   on_failure: FailurePolicy.default('deny').describe(
     'What a failure of this hook (crash, timeout, malformed answer) does: deny the call (fail closed, default) or allow it (fail open).',
   ),
@@ -57,9 +90,9 @@ export const CommandHookConfig = z
   .strictObject({
     ...common,
     command: HookCommand,
-    timeout_ms: limit('Deadline per call in ms (default 10000); the process group is killed after it.').optional(),
+    timeout_ms: timeout('Deadline per call in ms (default 10000); the process group is killed after it.').optional(),
     max_output_bytes: limit('Cap on the hook\'s stdout in bytes (default 1048576).').optional(),
-    max_stderr_bytes: limit('Cap on the stderr kept for the trail in bytes (default 65536).').optional(),
+    max_stderr_bytes: z.int().nonnegative().describe('Cap on the stderr kept for the trail in bytes (default 65536; 0 keeps none).').optional(),
     env: EnvMap.optional(),
   })
   .meta({ title: 'Command hook', description: 'A hook run as a subprocess: JSON request on stdin, JSON response on stdout.' });
@@ -94,7 +127,7 @@ export const ComponentHookConfig = z
   .strictObject({
     ...common,
     component: nonEmpty('Path of the component (.wasm), relative to the config file.'),
-    timeout_ms: limit('Deadline per call in ms (default 1000).').optional(),
+    timeout_ms: timeout('Deadline per call in ms (default 1000).').optional(),
     memory_mb: limit('Cap on each core module\'s linear memory in MiB (default 64).').optional(),
     max_output_bytes: limit('Cap on what the guest returns in bytes (default 1048576).').optional(),
     max_log_bytes: limit('Cap on captured guest stdout and stderr, each, in bytes (default 65536).').optional(),

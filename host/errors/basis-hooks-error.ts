@@ -10,7 +10,8 @@ export type ErrorCode =
   | 'config_invalid'
   | 'invalid_call'
   | 'invalid_hooks'
-  | 'runner_closed';
+  | 'runner_closed'
+  | 'invalid_options';
 
 /**
  * Base of every error basis-hooks throws. Subclasses set a literal `name` so type guards work across
@@ -26,6 +27,6 @@ export function isBasisHooksError(value: unknown): value is BasisHooksError {
   return (
     value instanceof Error &&
     typeof (value as { code?: unknown }).code === 'string' &&
-    ['HookError', 'ConfigError', 'RunnerError'].includes(value.name)
+    ['HookError', 'ConfigError', 'RunnerError', 'OptionsError'].includes(value.name)
   );
 }

@@ -2,3 +2,4 @@ export { BasisHooksError, isBasisHooksError, type ErrorCode } from './basis-hook
 export { HookError, isHookError } from './hook-error.js';
 export { ConfigError, type ConfigIssue } from './config-error.js';
 export { RunnerError } from './runner-error.js';
+export { OptionsError, isOptionsError } from './options-error.js';

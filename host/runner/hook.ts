@@ -1,5 +1,6 @@
 import type { HookEvent } from '../contract/event.js';
 import type { FailurePolicy } from '../contract/failure.js';
+import type { ToolPattern } from './matcher.js';
 import type { Transport } from './transport.js';
 
 /**
@@ -10,8 +11,12 @@ export interface HookDefinition {
   /** Unique within the runner; names the hook in the trail and in failure reasons. */
   readonly name: string;
   readonly event: HookEvent;
-  /** Exact tool names or `*` globs; absent = every tool. */
-  readonly tools?: readonly string[] | undefined;
+  /**
+   * Which tools it runs for: exact names, `*` globs or `{ regex }` (see {@link ToolPattern}); absent =
+   * every tool. An empty list or a regex-looking string is refused (`invalid_hooks`): it would match
+   * nothing, and the hook would silently never run.
+   */
+  readonly tools?: readonly ToolPattern[] | undefined;
   readonly on_failure?: FailurePolicy | undefined;
   readonly transport: Transport;
 }

@@ -22,6 +22,16 @@ interface CompiledHook {
   readonly policy: FailurePolicy;
 }
 
+/** A hook's tool matcher; an invalid `tools` list is refused naming the hook (`invalid_hooks`). */
+function compileHookMatcher(hook: HookDefinition, index: number): (toolName: string) => boolean {
+  try {
+    return compileToolMatcher(hook.tools);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new RunnerError('invalid_hooks', `hooks[${index}] "${hook.name}": ${detail}`, { cause: error });
+  }
+}
+
 /** Options for one run of the chain. */
 export interface RunOptions {
   /** Abort to stop the hook that is running (the call then fails closed or open by policy). */
@@ -77,9 +87,9 @@ export class HookRunner {
       }
       seen.add(hook.name);
     }
-    this.#hooks = hooks.map((definition) => ({
+    this.#hooks = hooks.map((definition, index) => ({
       definition,
-      matches: compileToolMatcher(definition.tools),
+      matches: compileHookMatcher(definition, index),
       policy: definition.on_failure ?? 'deny',
     }));
   }

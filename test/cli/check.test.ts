@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answer, runCli, writeConfig } from './cli.js';
 import { tempDir } from '../helpers/temp.js';
@@ -52,5 +53,39 @@ describe('basis-hooks check', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('hooks[0]: exactly one of "command" or "component" is required (found neither)');
+  });
+
+  it('fails for a misspelled script or program, naming it and the config (exit 2); ok once fixed', async () => {
+    const dir = await tempDir();
+    const config = await writeConfig(dir, [
+      { name: 'guard', event: 'pre_tool_use', command: ['node', 'hooks/answr.mjs', '{}'] },
+      { name: 'shell', event: 'pre_tool_use', command: 'ndoe hooks/answer.mjs {}' },
+    ]);
+    const result = await runCli(['check', '--config', config]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toContain('"hooks/answr.mjs"');
+    expect(result.stdout).toContain(path.join(dir, 'hooks/answr.mjs'));
+    expect(result.stdout).toContain('"hooks/answer.mjs"'); // what was probably meant
+    expect(result.stdout).toContain('"ndoe"');
+    expect(result.stdout).toContain(`${config}: 2 of 2 hook(s) cannot start`);
+
+    const fixed = await writeConfig(dir, [
+      { name: 'guard', event: 'pre_tool_use', command: ['node', 'hooks/answer.mjs', '{}'] },
+      { name: 'shell', event: 'pre_tool_use', command: 'node "$BASIS_HOOKS_CONFIG_DIR/hooks/answer.mjs" {}' },
+    ]);
+    const ok = await runCli(['check', '--config', fixed]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout.split('\n').filter(Boolean)).toEqual([expect.stringMatching(/^ok\s+guard\s/), expect.stringMatching(/^ok\s+shell\s/)]);
+  });
+
+  it('prints warnings under the hook and still exits 0 for what cannot be checked ahead', async () => {
+    const dir = await tempDir();
+    const config = await writeConfig(dir, [{ name: 'relative', event: 'pre_tool_use', command: 'node hooks/answer.mjs {}' }]);
+    const result = await runCli(['check', '--config', config]);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n').filter(Boolean);
+    expect(lines[0]).toMatch(/^ok\s+relative/);
+    expect(lines[1]).toMatch(/^warn\s+relative/);
+    expect(lines[1]).toContain('$BASIS_HOOKS_CONFIG_DIR/hooks/answer.mjs');
   });
 });

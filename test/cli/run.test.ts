@@ -201,13 +201,21 @@ describe('basis-hooks run: refusals exit 2 with the problem on stderr and nothin
     [['run', '--config', 'x.json', 'stray'], 'stray'],
     [['frobnicate'], '"frobnicate"'],
     [['--bogus'], '"--bogus"'],
-    [[], 'Usage: basis-hooks <command>'],
-  ])('usage error: %j', async (args, named) => {
+  ])('usage error: %j — the problem and a one-line pointer to --help, not the whole usage', async (args, named) => {
     const result = await runCli(args);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain(named);
-    expect(result.stderr).toContain('Usage:');
+    const lines = result.stderr.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain(named);
+    expect(lines[1]).toContain('--help');
+    expect(result.stderr).not.toContain('Usage:');
+  });
+
+  it('with no command at all, prints the usage (exit 2)', async () => {
+    const result = await runCli([]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Usage: basis-hooks <command>');
   });
 });
 

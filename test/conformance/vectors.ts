@@ -1,4 +1,4 @@
-import type { FailureCode, FailurePolicy, HookCall, HookEvent, JsonValue, TrailEntry } from '../../host/index.js';
+import type { FailureCode, FailurePolicy, HookCall, HookEvent, JsonValue, ToolPattern, TrailEntry } from '../../host/index.js';
 import { DENY_REASON, WRAPPED_REASON, type Behaviour } from './behaviours.js';
 
 /** A hook in a vector's chain: a behaviour, where it runs, and what its failure does. */
@@ -7,7 +7,7 @@ export interface VectorHook {
   /** Defaults to the call's event. */
   readonly event?: HookEvent;
   readonly on_failure?: FailurePolicy;
-  readonly tools?: readonly string[];
+  readonly tools?: readonly ToolPattern[];
 }
 
 /** A trail entry as a vector expects it: `ms`, failure messages and logs are not compared. */
@@ -291,7 +291,7 @@ export const VECTORS: readonly Vector[] = [
   {
     name: 'matcher: hooks filtered out by tools do not run and are not in the trail',
     call: pre(pushInput, 'read_file'),
-    hooks: [{ behaviour: 'deny', tools: ['shell'] }, { behaviour: 'modify-wrap', tools: ['read_*'] }, { behaviour: 'deny', tools: [] }],
+    hooks: [{ behaviour: 'deny', tools: ['shell'] }, { behaviour: 'modify-wrap', tools: ['read_*'] }, { behaviour: 'deny', tools: ['web_*', { regex: '^write' }] }],
     expect: { decision: 'allow', input: { wrapped: pushInput }, modified: true, trail: [{ hook: hookName(1, 'modify-wrap'), decision: 'modify', reason: 'wrapped input' }] },
   },
   {

@@ -83,6 +83,7 @@ describe('basis-hooks inspect', () => {
     const result = await kit(['inspect', '/nonexistent/hook.wasm']);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/ENOENT/);
+    expect(result.stderr).toContain('target_invalid');
+    expect(result.stderr).toContain('/nonexistent/hook.wasm does not exist');
   });
 });

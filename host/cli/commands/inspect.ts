@@ -1,21 +1,25 @@
+import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { HookInspection } from '../../kit/inspect.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT_OK, EXIT_USAGE, type Command } from '../command.js';
 import { write } from '../io.js';
 import { reportKitError } from '../kit-errors.js';
 
-const usage = `Usage: basis-hooks inspect <hook.wasm> [--json]
+const usage = `Usage: basis-hooks inspect <hook.wasm | dir> [--json]
 
 Show what a component is and whether this host can run it: world and version, every import with
 whether the sandbox allows it, exports, size, sha256 — and whether it loads, found by loading it the
 way a hook is loaded (transpile, compile with the memory cap, instantiate) and closing it again.
+Given a hook directory made by "basis-hooks init", inspects the component it builds.
 
 Options:
       --json    print the report as one JSON object
   -h, --help    show this help
 
 Exit status: 0 when it loads; 2 when it does not (the load_failed message says why), or for a usage
-error or an unreadable file.
+error, a missing or unreadable file, or a directory that is not a built hook directory.
 `;
 
 function format(r: HookInspection): string {
@@ -42,18 +46,42 @@ function format(r: HookInspection): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * The component a path stands for: a file as given; a hook directory's built component (as `test
+ * <dir>` does). Anything else is refused by a `KitError` saying what was expected, never a raw
+ * EISDIR/ENOENT.
+ */
+async function componentOf(target: string): Promise<string> {
+  const [{ KitError }, { MANIFEST_FILE, outputPath, readManifest }] = await Promise.all([
+    import('../../kit/errors/kit-error.js'),
+    import('../../kit/manifest.js'),
+  ]);
+  const info = await stat(target).catch(() => undefined);
+  if (info === undefined) throw new KitError('target_invalid', `${target} does not exist`);
+  if (!info.isDirectory()) return target;
+  if (!existsSync(join(target, MANIFEST_FILE))) {
+    throw new KitError(
+      'target_invalid',
+      `${target} is a directory, not a component: give a .wasm file, or a hook directory made by "basis-hooks init" (it has ${MANIFEST_FILE})`,
+    );
+  }
+  const component = resolve(target, outputPath(await readManifest(resolve(target))));
+  if (!existsSync(component)) throw new KitError('target_invalid', `${component} does not exist: build it first (basis-hooks build ${target})`);
+  return component;
+}
+
 /** `basis-hooks inspect`: what is in this component, and will it load? */
 export const inspectCommand: Command = {
   name: 'inspect',
   summary: 'show a component\'s world, imports, size, sha256 and whether it loads',
   usage,
   async run(args) {
-    const parsed = parseCommandArgs(this, args, { json: { type: 'boolean' } }, { min: 1, max: 1, what: '<hook.wasm>' });
+    const parsed = parseCommandArgs(this, args, { json: { type: 'boolean' } }, { min: 1, max: 1, what: '<hook.wasm | dir>' });
     if (typeof parsed === 'number') return parsed;
     let report: HookInspection;
     try {
       const { inspectHook } = await import('../../kit/inspect.js');
-      report = await inspectHook(parsed.positionals[0] ?? '');
+      report = await inspectHook(await componentOf(parsed.positionals[0] ?? ''));
     } catch (error) {
       const { text } = reportKitError(this.name, error);
       process.stderr.write(text);

@@ -31,6 +31,10 @@ Exit status: 0 when every call ran (whatever the hooks decided); 2 for a usage e
 config or call, or a component hook that cannot be loaded; 130 when interrupted (SIGINT/SIGTERM).
 `;
 
+/** Why a run stopped early: SIGINT/SIGTERM, or stdout's reader went away (EPIPE). */
+const INTERRUPTED = 'interrupted';
+const READER_GONE = 'stdout closed';
+
 /** `basis-hooks run`: calls in, outcomes out. */
 export const runCommand: Command = {
   name: 'run',
@@ -75,12 +79,16 @@ export const runCommand: Command = {
     // Hooks run in their own process groups, out of reach of the terminal's Ctrl-C: on SIGINT/SIGTERM
     // stop the running hook through the runner and close it, rather than leave hook processes behind.
     const interrupt = new AbortController();
-    const onSignal = (): void => interrupt.abort();
+    const onSignal = (): void => interrupt.abort(INTERRUPTED);
+    // A reader that went away (`| head -1`) wants nothing more: stop the running hook and run no other.
+    const onClosed = (): void => interrupt.abort(READER_GONE);
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
+    process.stdout.once('error', onClosed);
     try {
       const rows: { call: HookCall; outcome: Outcome }[] = [];
       for (const call of calls) {
+        if (interrupt.signal.aborted) break;
         const outcome = await runner.run(call, { signal: interrupt.signal });
         // An interrupted call's outcome is the policy's, not the hooks' verdict: do not report it.
         if (interrupt.signal.aborted) break;
@@ -88,12 +96,15 @@ export const runCommand: Command = {
         if (table === true) rows.push({ call, outcome });
         else await write(process.stdout, `${JSON.stringify(outcome)}\n`);
       }
-      if (table === true) await write(process.stdout, formatTable(rows));
+      if (table === true && !interrupt.signal.aborted) await write(process.stdout, formatTable(rows));
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      process.stdout.off('error', onClosed);
       await runner.close();
     }
+    // Nobody reads the rest: end quietly, as a filter in a pipeline does.
+    if (interrupt.signal.reason === READER_GONE) return EXIT_OK;
     if (interrupt.signal.aborted) {
       process.stderr.write('basis-hooks run: interrupted; the remaining calls were not run\n');
       return EXIT_INTERRUPTED;

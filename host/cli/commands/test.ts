@@ -23,7 +23,8 @@ answer for the wrong event is a failure, as in production. A failing case shows 
 "expect" is {"decision": "allow"|"deny"|"modify"|"replace", "reason"?, "input"?, "output"?,
 "is_error"?} (keys left out are not compared) or {"failure": "<code>"} (timeout, trap,
 wrong_decision_for_event, ...). An optional "hook" names the hook a case is for: it picks the hook
-of a config, and cases for another hook than the one under test are skipped.
+of a config, and cases for another hook than the one under test are skipped. A config's hook runs
+at its own event only, so cases at the other event are skipped too; the summary counts each skip.
 
 The hook under test:
   <hook.wasm>              a component
@@ -34,7 +35,8 @@ The hook under test:
 
 Options:
       --cases <file>     the cases (JSON lines; blank lines and lines starting with # or // skipped)
-      --hook <name>      the hook under test: picks a config's hook; cases for other hooks are skipped
+      --hook <name>      the hook under test: picks a config's hook; cases for other hooks (and,
+                         for a config, at the other event) are skipped
       --event <event>    run only the cases at ${HOOK_EVENTS.join(' or ')}
       --json             print one JSON report instead of the text report
   -h, --help             show this help
@@ -115,19 +117,19 @@ export const testCommand: Command = {
     }
     try {
       if (json !== true) await write(process.stdout, `basis-hooks test: ${opened.label}, ${cases.cases.length} case(s) from ${casesFile}\n\n`);
-      const pending: Promise<void>[] = [];
+      // Streamed as each case finishes, one write after the other: `write` waits out backpressure, and
+      // a chain (not a write per case in flight, each waiting for 'drain') keeps listeners to one.
+      let written: Promise<void> = Promise.resolve();
       const report = await runCases(opened, cases.cases, {
         ...(event === undefined ? {} : { event: event as HookEvent }),
-        // Streamed as each case finishes; the writes happen in order, `write` waits out backpressure.
         onResult: (result) => {
           if (json === true) return;
-          const written = write(process.stdout, formatResult(result, casesFile));
+          written = written.then(() => write(process.stdout, formatResult(result, casesFile)));
           // Handled now (a reader that went away must not crash the process), reported below.
           written.catch(() => {});
-          pending.push(written);
         },
       });
-      await Promise.all(pending);
+      await written;
       await write(process.stdout, json === true ? `${JSON.stringify({ ...report, cases_file: casesFile })}\n` : formatSummary(report));
       return report.ok ? EXIT_OK : EXIT_FAILED;
     } finally {

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { buildHook, namedHookError, type BuiltHook } from '../../config/build.js';
 import { loadConfig } from '../../config/load.js';
 import type { FailurePolicy } from '../../contract/failure.js';
+import type { ToolPattern } from '../../runner/matcher.js';
 import type { Transport } from '../../runner/transport.js';
 import { subprocessTransport } from '../../transports/subprocess/index.js';
 import { KitError } from '../errors/kit-error.js';
@@ -25,7 +26,7 @@ export interface HookUnderTest {
   readonly name: string;
   readonly transport: Transport;
   /** The config's tool matcher, when the hook comes from a config (production behaviour). */
-  readonly tools?: readonly string[] | undefined;
+  readonly tools?: readonly ToolPattern[] | undefined;
   readonly on_failure?: FailurePolicy | undefined;
 }
 
@@ -55,7 +56,8 @@ const UNNAMED = 'hook';
  * Which cases run: when the hook under test has a name (`hook`, a directory's manifest, a config
  * entry), a case whose `hook` field names another hook is skipped — so one cases file can hold the
  * cases of several hooks (guest-examples/policy-cases.jsonl). A bare component or command with no
- * `hook` given runs every case.
+ * `hook` given runs every case. A config's hook is declared for one event, so a case at the other
+ * event is skipped too (it would exercise something the hook never does in production).
  */
 export async function openTarget(target: TestTarget): Promise<OpenedTarget> {
   switch (target.kind) {
@@ -132,6 +134,8 @@ async function openConfig(file: string, only: string | undefined): Promise<Opene
       if (name === undefined) return { error: `the case names no hook, and ${file} has several: add "hook" to the case or pass --hook` };
       const definition = byName.get(name);
       if (definition === undefined) return { error: `the case is for hook "${name}", which ${file} does not have (it has: ${names.join(', ')})` };
+      // A config's hook runs at its own event only: a case at the other event tests nothing it will do.
+      if (c.call.event !== definition.event) return { skip: `at ${c.call.event}; hook "${name}" runs at ${definition.event}` };
       return { hook: { name, transport: definition.transport, tools: definition.tools, on_failure: definition.on_failure } };
     },
     close: async () => {

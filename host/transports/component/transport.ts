@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { toWitRequest } from '../../codec/wit.js';
 import type { HookRequest } from '../../contract/request.js';
 import { HookError, isHookError } from '../../errors/hook-error.js';
+import { OptionsError } from '../../errors/options-error.js';
 import type { InvokeContext, InvokeResult, Transport } from '../../runner/transport.js';
 import { toInvokeResult } from './failures.js';
 import type { GuestRunner } from './guest-runner.js';
@@ -32,19 +33,19 @@ const STARTUP_TIMEOUT_MS = 30_000;
 
 function positiveInt(name: string, value: number | undefined, fallback: number): number {
   const v = value ?? fallback;
-  if (!Number.isInteger(v) || v <= 0) throw new HookError('load_failed', `component option ${name} must be a positive integer (got ${String(value)})`);
+  if (!Number.isInteger(v) || v <= 0) throw new OptionsError(`component option ${name} must be a positive integer (got ${String(value)})`, { option: name });
   return v;
 }
 
 function isolationOf(value: ComponentIsolation | undefined): ComponentIsolation {
   const v = value ?? COMPONENT_DEFAULTS.isolation;
-  if (v !== 'worker' && v !== 'metered') throw new HookError('load_failed', `component option isolation must be "metered" or "worker" (got ${String(value)})`);
+  if (v !== 'worker' && v !== 'metered') throw new OptionsError(`component option isolation must be "metered" or "worker" (got ${String(value)})`, { option: 'isolation' });
   return v;
 }
 
 function fuelOption(value: number | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!Number.isSafeInteger(value) || value <= 0) throw new HookError('load_failed', `component option fuel must be a positive integer (got ${String(value)})`);
+  if (!Number.isSafeInteger(value) || value <= 0) throw new OptionsError(`component option fuel must be a positive integer (got ${String(value)})`, { option: 'fuel' });
   return value;
 }
 
@@ -53,7 +54,8 @@ function fuelOption(value: number | undefined): number | undefined {
  * only WASI is deny-by-default (no files, no environment, no network; stdout/stderr captured), its
  * memory is capped on the module, and its CPU is bounded — by fuel on the caller's thread (metered
  * isolation, the default) or by a deadline that terminates its worker thread (worker isolation).
- * Every misbehaviour comes back as a typed failure, never as an exception or an allow.
+ * Every misbehaviour comes back as a typed failure, never as an exception or an allow. Options no
+ * hook could run with throw an `OptionsError` (`invalid_options`) at construction.
  *
  * @example
  * const guard = componentTransport({ path: 'hooks/guard.wasm', timeout_ms: 500 });
@@ -61,7 +63,7 @@ function fuelOption(value: number | undefined): number | undefined {
  * const runner = new HookRunner([{ name: 'guard', event: 'pre_tool_use', transport: guard }]);
  */
 export function componentTransport(options: ComponentOptions): ComponentTransport {
-  if (typeof options.path !== 'string' || options.path === '') throw new HookError('load_failed', 'component option path is required');
+  if (typeof options.path !== 'string' || options.path === '') throw new OptionsError('component option path is required', { option: 'path' });
   const path = resolve(options.path);
   const timeoutMs = positiveInt('timeout_ms', options.timeout_ms, COMPONENT_DEFAULTS.timeout_ms);
   const memoryMb = positiveInt('memory_mb', options.memory_mb, COMPONENT_DEFAULTS.memory_mb);

@@ -2,6 +2,7 @@ import type { HookRequest } from '../../contract/request.js';
 import type { HookResponse } from '../../contract/response.js';
 import type { InvokeContext, InvokeResult, Transport } from '../../runner/transport.js';
 import { checkResponse } from '../../codec/wire.js';
+import { OptionsError } from '../../errors/options-error.js';
 
 /**
  * An in-process hook: TypeScript code with the same request → response contract as any other hook.
@@ -27,7 +28,8 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 /**
  * Make an interceptor a chain participant. It sits at its declared position and obeys the same
  * rules: a throw is `interceptor_error`, a non-response is `malformed_response`, a wrong decision
- * for the event is a failure (checked by the runner).
+ * for the event is a failure (checked by the runner). Throws an `OptionsError` (`invalid_options`)
+ * for a `timeout_ms` no timer can keep.
  *
  * @example
  * const guard = interceptorTransport((req) =>
@@ -36,6 +38,10 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 export function interceptorTransport(interceptor: Interceptor, options: InterceptorOptions = {}): Transport {
   const handle: InterceptorFn = typeof interceptor === 'function' ? interceptor : (req) => interceptor.handle(req);
   const timeoutMs = options.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+  // The longest a timer can wait; setTimeout turns anything larger (or 0, NaN) into "now".
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 2 ** 31 - 1) {
+    throw new OptionsError(`interceptor: timeout_ms must be an integer in [1, ${2 ** 31 - 1}], got ${String(options.timeout_ms)}`, { option: 'timeout_ms' });
+  }
   return {
     kind: 'interceptor',
     async invoke(request: HookRequest, context: InvokeContext): Promise<InvokeResult> {

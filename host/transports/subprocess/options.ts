@@ -1,4 +1,4 @@
-import { HookError } from '../../errors/hook-error.js';
+import { OptionsError } from '../../errors/options-error.js';
 
 /**
  * Options of a subprocess hook: a program that reads one JSON request on stdin and prints one JSON
@@ -53,46 +53,47 @@ export interface ResolvedSubprocessOptions {
  */
 export const SHELL = '/bin/sh';
 
-const MAX_TIMER_MS = 2 ** 31 - 1; // setTimeout silently turns anything larger into 1 ms
+/** The longest deadline a timer can keep: `setTimeout` silently turns anything larger into 1 ms. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /**
- * Apply defaults and refuse options a hook could never run with. Throws a `HookError`
- * (`spawn_failed`): such a hook cannot be started, and saying so at construction beats failing
- * every call.
+ * Apply defaults and refuse options a hook could never run with. Throws an `OptionsError`
+ * (`invalid_options`) naming the option: saying so at construction beats failing every call, and it
+ * is the caller's mistake, not a hook that failed to start (`spawn_failed`).
  */
 export function resolveSubprocessOptions(options: SubprocessOptions): ResolvedSubprocessOptions {
   const launch = toLaunch(options.command);
-  const timeout_ms = positive('timeout_ms', options.timeout_ms ?? SUBPROCESS_DEFAULTS.timeout_ms, launch, MAX_TIMER_MS);
+  const timeout_ms = positive('timeout_ms', options.timeout_ms ?? SUBPROCESS_DEFAULTS.timeout_ms, launch, MAX_TIMEOUT_MS);
   const max_output_bytes = positive('max_output_bytes', options.max_output_bytes ?? SUBPROCESS_DEFAULTS.max_output_bytes, launch);
   const max_stderr_bytes = positive('max_stderr_bytes', options.max_stderr_bytes ?? SUBPROCESS_DEFAULTS.max_stderr_bytes, launch, Number.MAX_SAFE_INTEGER, true);
-  if (options.cwd !== undefined && options.cwd === '') throw invalid(launch, 'cwd must not be empty');
+  if (options.cwd !== undefined && options.cwd === '') throw invalid(launch, 'cwd', 'cwd must not be empty');
   for (const [key, value] of Object.entries(options.env ?? {})) {
-    if (typeof value !== 'string') throw invalid(launch, `env.${key} must be a string`);
+    if (typeof value !== 'string') throw invalid(launch, 'env', `env.${key} must be a string`);
   }
   return { launch, cwd: options.cwd, timeout_ms, max_output_bytes, max_stderr_bytes, env: { ...options.env } };
 }
 
 function toLaunch(command: string | readonly string[]): Launch {
   if (typeof command === 'string') {
-    if (command.trim() === '') throw new HookError('spawn_failed', 'subprocess hook: command is empty');
+    if (command.trim() === '') throw new OptionsError('subprocess hook: command is empty', { option: 'command' });
     return { file: SHELL, args: ['-c', command], display: `sh -c ${JSON.stringify(shorten(command))}`, form: 'shell' };
   }
   const [file, ...args] = command;
   if (file === undefined || file === '' || !command.every((a) => typeof a === 'string')) {
-    throw new HookError('spawn_failed', 'subprocess hook: command must be a non-empty argv array of strings');
+    throw new OptionsError('subprocess hook: command must be a non-empty argv array of strings', { option: 'command' });
   }
   return { file, args, display: shorten(command.map(quote).join(' ')), form: 'argv' };
 }
 
 function positive(name: string, value: number, launch: Launch, max = Number.MAX_SAFE_INTEGER, zeroOk = false): number {
   if (!Number.isInteger(value) || value < (zeroOk ? 0 : 1) || value > max) {
-    throw invalid(launch, `${name} must be an integer in [${zeroOk ? 0 : 1}, ${max}], got ${String(value)}`);
+    throw invalid(launch, name, `${name} must be an integer in [${zeroOk ? 0 : 1}, ${max}], got ${String(value)}`);
   }
   return value;
 }
 
-function invalid(launch: Launch, detail: string): HookError {
-  return new HookError('spawn_failed', `subprocess hook ${launch.display}: ${detail}`);
+function invalid(launch: Launch, option: string, detail: string): OptionsError {
+  return new OptionsError(`subprocess hook ${launch.display}: ${detail}`, { option });
 }
 
 function quote(arg: string): string {

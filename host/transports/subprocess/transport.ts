@@ -10,7 +10,7 @@ import { startHook, type HookProcess } from './run.js';
  * its own process group, with a deadline and caps, and kills that whole group when the call ends.
  * POSIX only (process groups).
  *
- * Throws a `HookError` (`spawn_failed`) at construction for options no hook could run with.
+ * Throws an `OptionsError` (`invalid_options`) at construction for options no hook could run with.
  *
  * @example
  * const guard = subprocessTransport({ command: ['python3', 'hooks/no-force-push.py'], timeout_ms: 2000 });

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isHookError } from '../../../host/index.js';
+import { isOptionsError } from '../../../host/index.js';
 import { componentTransport, type ComponentTransport } from '../../../host/transports/component/index.js';
 import { componentize, parseWat } from '../../../scripts/guests/jco.js';
 import { assembleWat } from '../../../scripts/guests/wat.js';
@@ -112,7 +112,7 @@ describe('metered isolation: fuel is a per-call budget', () => {
       } catch (e) {
         error = e;
       }
-      expect(isHookError(error) && error.code).toBe('load_failed');
+      expect(isOptionsError(error) && error.code).toBe('invalid_options');
     }
   });
 });

@@ -49,6 +49,6 @@ describe('instances per hook: one in-thread instance when metered, a pool of poo
   });
 
   it('refuses a pool_size that is not a positive integer', () => {
-    expect(() => componentTransport({ path: join(WAT_CONFORMANCE_DIR, 'allow.wasm'), pool_size: 0 })).toThrow(expect.objectContaining({ code: 'load_failed' }));
+    expect(() => componentTransport({ path: join(WAT_CONFORMANCE_DIR, 'allow.wasm'), pool_size: 0 })).toThrow(expect.objectContaining({ code: 'invalid_options' }));
   });
 });

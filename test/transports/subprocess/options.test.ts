@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isHookError } from '../../../host/index.js';
+import { isOptionsError } from '../../../host/index.js';
 import { SUBPROCESS_DEFAULTS, subprocessTransport, type SubprocessOptions } from '../../../host/transports/subprocess/index.js';
 
 function constructionError(options: SubprocessOptions): unknown {
@@ -16,7 +16,7 @@ describe('subprocess: options', () => {
     expect(SUBPROCESS_DEFAULTS).toEqual({ timeout_ms: 10_000, max_output_bytes: 1024 * 1024, max_stderr_bytes: 64 * 1024 });
   });
 
-  it('refuses, at construction, limits no hook could run with (spawn_failed)', () => {
+  it('refuses, at construction, options no hook could run with (invalid_options, not a hook failure code)', () => {
     const bad: SubprocessOptions[] = [
       { command: ['true'], timeout_ms: 0 },
       { command: ['true'], timeout_ms: 1.5 },
@@ -24,10 +24,12 @@ describe('subprocess: options', () => {
       { command: ['true'], max_output_bytes: 0 },
       { command: ['true'], max_stderr_bytes: -1 },
       { command: ['true'], cwd: '' },
+      { command: '' },
+      { command: [] },
     ];
     for (const options of bad) {
       const error = constructionError(options);
-      expect(isHookError(error) && error.code).toBe('spawn_failed');
+      expect(isOptionsError(error) && error.code).toBe('invalid_options');
     }
   });
 

@@ -1,7 +1,7 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isHookError, type HookError } from '../../../host/index.js';
+import { isHookError, isOptionsError, type HookError } from '../../../host/index.js';
 import { subprocessTransport, type SubprocessOptions } from '../../../host/transports/subprocess/index.js';
 import { codeOf, hookArgv, preRequest, tempDir } from './helpers.js';
 
@@ -57,7 +57,7 @@ describe('subprocess: cannot be started', () => {
     expect(error.message).toContain('basis-hooks-no-such-command-3f9a');
   });
 
-  it('an empty command is refused at construction', () => {
+  it('an empty command is refused at construction (invalid_options: the caller\'s mistake, not a hook failure)', () => {
     for (const command of ['', '   ', []] as const) {
       let thrown: unknown;
       try {
@@ -65,7 +65,7 @@ describe('subprocess: cannot be started', () => {
       } catch (error) {
         thrown = error;
       }
-      expect(isHookError(thrown) && thrown.code).toBe('spawn_failed');
+      expect(isOptionsError(thrown) && thrown.code).toBe('invalid_options');
     }
   });
 });

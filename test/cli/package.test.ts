@@ -1,0 +1,49 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from './cli.js';
+
+interface Packed {
+  readonly files: ReadonlyArray<{ readonly path: string }>;
+}
+
+/** What `npm pack` would put in the tarball (scripts skipped: dist/ is built before the tests). */
+async function packedFiles(): Promise<Set<string>> {
+  const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
+  const [packed] = JSON.parse(stdout) as Packed[];
+  return new Set((packed?.files ?? []).map((f) => f.path));
+}
+
+describe('the packed package', () => {
+  let files: Set<string>;
+  beforeAll(async () => {
+    files = await packedFiles();
+  });
+
+  it('ships a LICENSE matching package.json, and names its repository', async () => {
+    expect(files.has('LICENSE')).toBe(true);
+    const pkg = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { license?: string; repository?: { type?: string; url?: string } };
+    expect(pkg.license).toBe('Apache-2.0');
+    const license = await readFile(path.join(ROOT, 'LICENSE'), 'utf8');
+    expect(license).toContain('Apache License');
+    expect(license).toContain('Version 2.0, January 2004');
+    expect(pkg.repository).toEqual({ type: 'git', url: expect.stringMatching(/^git\+https:\/\/github\.com\/.+\.git$/) as unknown });
+  });
+
+  it('every source map in it carries its sources or points at files the package ships', async () => {
+    const maps = [...files].filter((f) => f.endsWith('.map'));
+    expect(maps.length).toBeGreaterThan(0);
+    const dangling: string[] = [];
+    for (const map of maps) {
+      const parsed = JSON.parse(await readFile(path.join(ROOT, map), 'utf8')) as { sources: string[]; sourceRoot?: string; sourcesContent?: Array<string | null> };
+      parsed.sources.forEach((source, index) => {
+        if (typeof parsed.sourcesContent?.[index] === 'string') return;
+        const target = path.posix.normalize(path.posix.join(path.posix.dirname(map), parsed.sourceRoot ?? '', source));
+        if (!files.has(target)) dangling.push(`${map} → ${target}`);
+      });
+    }
+    expect(dangling).toEqual([]);
+  });
+});
