@@ -17,3 +17,6 @@ export { resolveConfigPaths, CONFIG_DIR_ENV } from './resolve.js';
 export { createRunner, type CreateRunnerOptions } from './create-runner.js';
 export { checkConfig, type CheckReport, type HookCheck } from './check.js';
 export { hooksJsonSchema, hooksJsonSchemaText } from './json-schema.js';
+export { BudgetConfig, Sha256 } from './ops-schema.js';
+export { pinTarget, hookDigest, sha256File, type PinTarget, type HookDigest } from './pin.js';
+export type { ConfigAuditOptions } from './audit-sinks.js';
