@@ -1,11 +1,20 @@
 import type { FailureCode } from '../contract/failure.js';
 import { buildHook, namedHookError, type BuildOptions, type BuiltHook } from './build.js';
+import { hookDigest } from './pin.js';
 import type { HooksConfig } from './schema.js';
+
+/**
+ * What a hook's `sha256` would pin: the file and its digest (`sha256`), or why it has none
+ * (`unpinnable`), and whether the config pins it (a mismatch is the hook's `load_failed`).
+ */
+export type HookPinInfo =
+  | { readonly file: string; readonly sha256: string; readonly pinned: boolean }
+  | { readonly unpinnable: string; readonly pinned: boolean };
 
 /** One hook's verdict from {@link checkConfig}. */
 export type HookCheck =
-  | { readonly name: string; readonly kind: 'command' | 'component'; readonly ok: true }
-  | { readonly name: string; readonly kind: 'command' | 'component'; readonly ok: false; readonly code: FailureCode; readonly message: string };
+  | ({ readonly name: string; readonly kind: 'command' | 'component'; readonly ok: true } & HookPinInfo)
+  | ({ readonly name: string; readonly kind: 'command' | 'component'; readonly ok: false; readonly code: FailureCode; readonly message: string } & HookPinInfo);
 
 /** What {@link checkConfig} found: `ok` when every hook can start. */
 export interface CheckReport {
@@ -16,7 +25,8 @@ export interface CheckReport {
 
 /**
  * Verify that every hook of a (validated) config can start, without running any: a command hook's
- * program resolves to an executable (its transport's `check()`), a component hook loads. Never
+ * program resolves to an executable (its transport's `check()`), a component hook loads, a pinned
+ * hook's file has its `sha256`. Each hook's digest is reported (see {@link pinTarget}). Never
  * rejects for a hook's problem — each is reported with the `HookError` code and message it failed
  * with (`spawn_failed`, `load_failed`).
  *
@@ -33,16 +43,18 @@ async function checkHook(hook: HooksConfig['hooks'][number], options: BuildOptio
   const kind = 'command' in hook ? 'command' : 'component';
   const fallback: FailureCode = kind === 'command' ? 'spawn_failed' : 'load_failed';
   let built: BuiltHook | undefined;
+  const digest = await hookDigest(hook);
+  const pin: HookPinInfo = 'none' in digest ? { unpinnable: digest.none, pinned: hook.sha256 !== undefined } : { ...digest, pinned: hook.sha256 !== undefined };
   try {
     built = await buildHook(hook, options);
     const { transport } = built.definition;
     // A component "can start" when it loads; its transport's check(), when it has one, may do less.
     if (built.load !== undefined) await built.load();
     else await transport.check?.();
-    return { name: hook.name, kind, ok: true };
+    return { name: hook.name, kind, ok: true, ...pin };
   } catch (error) {
     const failure = namedHookError(error, hook.name, fallback);
-    return { name: hook.name, kind, ok: false, code: failure.code, message: failure.message };
+    return { name: hook.name, kind, ok: false, code: failure.code, message: failure.message, ...pin };
   } finally {
     await built?.definition.transport.close?.();
   }
