@@ -145,8 +145,8 @@ export async function armConfig(config: HooksConfig, cases: readonly (TestCase |
       try {
         const one = await buildHook(hook, options);
         built.push(one);
-        if (one.load !== undefined) await one.load();
-        else await one.definition.transport.check?.();
+        await one.load?.();
+        await one.definition.transport.check?.();
       } catch (error) {
         failure = namedHookError(error, hook.name, kind === 'command' ? 'spawn_failed' : 'load_failed').toFailure();
       }

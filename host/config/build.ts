@@ -17,7 +17,10 @@ export interface BuildOptions {
 export interface BuiltHook {
   readonly definition: HookDefinition;
   readonly kind: 'command' | 'component';
-  /** Load a component (transpile, compile, instantiate); absent for command hooks. */
+  /**
+   * What must succeed before the first call: load a component (transpile, compile, instantiate), or
+   * check a pinned command's file against its `sha256`; absent for an unpinned command hook.
+   */
   readonly load?: () => Promise<unknown>;
 }
 

@@ -48,9 +48,10 @@ async function checkHook(hook: HooksConfig['hooks'][number], options: BuildOptio
   try {
     built = await buildHook(hook, options);
     const { transport } = built.definition;
-    // A component "can start" when it loads; its transport's check(), when it has one, may do less.
-    if (built.load !== undefined) await built.load();
-    else await transport.check?.();
+    // A component "can start" when it loads (its check() is the same load, done once); a command when
+    // its pin holds (its load) and its program resolves (its check()).
+    await built.load?.();
+    await transport.check?.();
     return { name: hook.name, kind, ok: true, ...pin };
   } catch (error) {
     const failure = namedHookError(error, hook.name, fallback);

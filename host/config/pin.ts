@@ -75,7 +75,8 @@ export function pinMismatch(hook: string, file: string, pinned: string, actual: 
  *
  * - a component is checked on the bytes its loader read (the digest the loader computed for its
  *   cache key), so what was verified is what was compiled; until that load succeeded no call runs;
- * - a command's file is hashed again before **every** call — a script swapped after startup is
+ * - a command's file is checked when the runner is created (its `load`), and hashed again before
+ *   **every** call — a script swapped after startup is
  *   refused (`load_failed`, under the hook's `on_failure`) instead of run; a check costs a read and a
  *   hash of the file (microseconds for a script, against milliseconds for a spawn).
  */
@@ -152,7 +153,9 @@ export function withPin(hook: HookConfig, built: BuiltHook): BuiltHook {
       await inner.close?.();
     },
   };
-  return { ...built, definition: { ...built.definition, transport } };
+  // The pin is checked when the runner is created, as a component's is when it loads: a mismatch
+  // stops the start (`createRunner` rejects, the CLI exits 2) before any call runs.
+  return { ...built, definition: { ...built.definition, transport }, load: verify };
 }
 
 function failureOf(error: unknown, hook: string): { code: HookError['code']; message: string } {
