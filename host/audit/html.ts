@@ -146,15 +146,20 @@ function histogramSvg(h: Histogram, p50: number | undefined, p99: number | undef
       `<rect class="bar" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${Math.max(1, barW - 1).toFixed(1)}" height="${barH.toFixed(1)}"><title>${esc(`${formatMs(lo)} – ${Number.isFinite(hi) ? formatMs(hi) : '∞'}: ${count} calls`)}</title></rect>`,
     );
   });
-  // x labels: the bins' lower edges at whole decades, plus the first and the last edge.
+  // x labels: the edges at whole decades first, then the first and last edge where there is room.
+  const candidates = h.edges_ms
+    .map((edge, i) => ({ edge, i, decade: edge > 0 && Math.abs(Math.log10(edge) - Math.round(Math.log10(edge))) < 1e-6 }))
+    .filter(({ edge, i, decade }) => Number.isFinite(edge) && (decade || i === 0 || i === bins))
+    .sort((a, b) => Number(b.decade) - Number(a.decade));
+  const placed: number[] = [];
   const labels: string[] = [];
-  h.edges_ms.forEach((edge, i) => {
-    const decade = edge > 0 && Math.abs(Math.log10(edge) - Math.round(Math.log10(edge))) < 1e-6;
-    if (!(decade || i === 0 || i === bins) || !Number.isFinite(edge)) return;
+  for (const { edge, i } of candidates) {
     const x = PAD.left + i * barW;
+    if (placed.some((p) => Math.abs(p - x) < 44)) continue;
+    placed.push(x);
     const anchor = i === 0 ? 'start' : i === bins ? 'end' : 'middle';
     labels.push(`<line x1="${x.toFixed(1)}" x2="${x.toFixed(1)}" y1="${PAD.top + plotH}" y2="${PAD.top + plotH + 4}" stroke="#8894a0"/><text x="${x.toFixed(1)}" y="${H - 12}" text-anchor="${anchor}">${esc(formatMs(edge))}</text>`);
-  });
+  }
   const marker = (ms: number | undefined, dash: string, name: string): string => {
     if (ms === undefined) return '';
     const i = h.edges_ms.findIndex((edge, j) => ms >= edge && ms < (h.edges_ms[j + 1] ?? Infinity));
