@@ -175,14 +175,14 @@ export class HookRunner {
       }
       const { step } = await this.#enforce(hook, state, chain);
       if (step.kind === 'deny') {
-        return this.#end(chain, { event: 'pre_tool_use', tool_call_id: call.tool_call_id, decision: 'deny', reason: step.reason, trail: [] });
+        return this.#end(chain, { event: 'pre_tool_use', tool_call_id: call.tool_call_id, decision: 'deny', reason: step.reason, trail: chain.trail.entries() });
       }
       if (step.response?.decision === 'modify') {
         input = step.response.input;
         modified = true;
       }
     }
-    return this.#end(chain, { event: 'pre_tool_use', tool_call_id: call.tool_call_id, decision: 'allow', input, modified, trail: [] });
+    return this.#end(chain, { event: 'pre_tool_use', tool_call_id: call.tool_call_id, decision: 'allow', input, modified, trail: chain.trail.entries() });
   }
 
   async #post(call: PostToolUseCall, options: RunOptions): Promise<PostToolUseOutcome> {
@@ -207,7 +207,7 @@ export class HookRunner {
           output: step.reason,
           is_error: true,
           replaced,
-          trail: [],
+          trail: chain.trail.entries(),
         });
       }
       if (step.response?.decision === 'replace') {
@@ -216,7 +216,7 @@ export class HookRunner {
         replaced = true;
       }
     }
-    return this.#end(chain, { event: 'post_tool_use', tool_call_id: call.tool_call_id, decision: 'allow', output, is_error: isError, replaced, trail: [] });
+    return this.#end(chain, { event: 'post_tool_use', tool_call_id: call.tool_call_id, decision: 'allow', output, is_error: isError, replaced, trail: chain.trail.entries() });
   }
 
   /** Start a chain: its budget clock (when the event has a budget), its trail, its `chain_started`. */
@@ -229,12 +229,17 @@ export class HookRunner {
     return { call, trail: new ChainTrail(), budget, audit, started, options };
   }
 
-  /** End a chain: let answered shadows land in the trail, then `chain_decided`. */
+  /**
+   * End a chain: let answered shadows land in the trail, then `chain_decided`. `outcome` is the
+   * chain's own fresh object; with shadows its trail is replaced by the settled copy.
+   */
   async #end<O extends Outcome>(chain: Chain, outcome: O): Promise<O> {
-    if (chain.trail.hasShadows) await chain.trail.settle(chain.options.wait_for_shadows === true);
-    const done = { ...outcome, trail: chain.trail.entries() };
-    chain.audit?.chainDecided(chain.call, done, performance.now() - chain.started);
-    return done;
+    if (chain.trail.hasShadows) {
+      await chain.trail.settle(chain.options.wait_for_shadows === true);
+      outcome.trail = chain.trail.entries();
+    }
+    chain.audit?.chainDecided(chain.call, outcome, performance.now() - chain.started);
+    return outcome;
   }
 
   /** Run an enforcing hook and record it. */

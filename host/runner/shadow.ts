@@ -21,6 +21,8 @@ export class ChainTrail {
   /** Entries in declared order; a hole is a shadow that has not answered yet. */
   readonly #slots: Array<TrailEntry | undefined> = [];
   #shadows: Promise<void>[] | undefined;
+  /** Shadows that have not answered yet. */
+  #pending = 0;
 
   /** Record an enforcing hook's entry. */
   push(entry: TrailEntry): void {
@@ -33,7 +35,9 @@ export class ChainTrail {
    */
   shadow(run: Promise<TrailEntry>, onEntry: (entry: TrailEntry) => void): Promise<void> {
     const index = this.#slots.push(undefined) - 1;
+    this.#pending += 1;
     const landed = run.then((entry) => {
+      this.#pending -= 1;
       this.#slots[index] = entry;
       onEntry(entry);
     });
@@ -55,7 +59,7 @@ export class ChainTrail {
   /** Let shadows that have answered land; with `wait`, wait for every one. */
   async settle(wait: boolean): Promise<void> {
     const shadows = this.#shadows;
-    if (shadows === undefined) return;
+    if (shadows === undefined || this.#pending === 0) return;
     const all = Promise.all(shadows);
     await (wait ? all : Promise.race([all, nextTurn()]));
   }
