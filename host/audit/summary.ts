@@ -59,7 +59,6 @@ export interface AuditSummary {
   readonly skipped_count: number;
 }
 
-const DECISIONS: readonly HookDecision[] = ['allow', 'deny', 'modify', 'replace'];
 /** 4 bins per decade from 1 µs to 100 s: fine enough to tell a spawn from an in-thread call. */
 const EDGES_MS: readonly number[] = Array.from({ length: 33 }, (_, i) => Number((10 ** (-3 + i / 4)).toPrecision(3)));
 const KEPT_SKIPS = 20;
@@ -229,4 +228,3 @@ export async function summarizeAuditFile(file: string): Promise<AuditSummary> {
   return summarizer.summary();
 }
 
-export { DECISIONS as AUDIT_DECISIONS };

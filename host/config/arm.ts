@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { formatMs, percentile } from '../audit/stats.js';
+import { percentile } from '../audit/stats.js';
 import type { FailureCode, HookFailure } from '../contract/failure.js';
 import type { HookEvent } from '../contract/event.js';
 import type { JsonValue } from '../contract/json.js';
@@ -371,10 +371,4 @@ function chainActual(outcome: Outcome): Actual {
   }
   if (outcome.decision === 'deny') return { decision: 'deny', reason: typeof outcome.output === 'string' ? outcome.output : JSON.stringify(outcome.output) };
   return outcome.replaced ? { decision: 'replace', output: outcome.output, is_error: outcome.is_error } : { decision: 'allow' };
-}
-
-/** One line per hook for people: its verdict and figures. */
-export function describeHookArm(h: HookArmReport): string {
-  const load = h.loaded ? `loads${h.load_ms === undefined ? '' : ` (${formatMs(h.load_ms)})`}` : 'does not load';
-  return `${h.name}: ${load}, ${h.cases.passed}/${h.cases.passed + h.cases.failed} cases, ${h.answered}/${h.calls} calls answered, first call ${formatMs(h.first_call_ms)}, warm ${formatMs(h.warm_ms)}`;
 }

@@ -111,7 +111,7 @@ export function withPin(hook: HookConfig, built: BuiltHook): BuiltHook {
             ok = true;
             return inner.invoke(request, context);
           },
-          (error: unknown): InvokeResult => ({ ok: false, failure: failureOf(error, name) }),
+          (error: unknown): InvokeResult => ({ ok: false, failure: failureOf(error) }),
         );
       },
       check: async () => {
@@ -155,7 +155,7 @@ export function withPin(hook: HookConfig, built: BuiltHook): BuiltHook {
       try {
         await verify();
       } catch (error) {
-        return { ok: false, failure: failureOf(error, name) };
+        return { ok: false, failure: failureOf(error) };
       }
       return inner.invoke(request, context);
     },
@@ -172,7 +172,7 @@ export function withPin(hook: HookConfig, built: BuiltHook): BuiltHook {
   return { ...built, definition: { ...built.definition, transport }, load: verify };
 }
 
-function failureOf(error: unknown, hook: string): { code: HookError['code']; message: string } {
+function failureOf(error: unknown): { code: HookError['code']; message: string } {
   if (error instanceof HookError) return error.toFailure();
   return { code: 'load_failed', message: `${error instanceof Error ? error.message : String(error)}` };
 }
