@@ -20,6 +20,9 @@ import type { RunnerOptions, RunOptions } from './options.js';
 import { ChainTrail } from './shadow.js';
 import type { HookLogs, InvokeContext, InvokeResult } from './transport.js';
 
+// Options live in options.ts beside the other chain concepts; re-exported for those importing them from here.
+export type { RunOptions, RunnerOptions } from './options.js';
+
 interface CompiledHook {
   readonly definition: HookDefinition;
   readonly matches: (toolName: string) => boolean;
