@@ -170,7 +170,7 @@ export async function armConfig(config: HooksConfig, cases: readonly (TestCase |
     try {
       return await arm(runner, hooks, cases, options);
     } finally {
-      // The transports are closed below; the runner only has its audit sinks to close.
+      // Closes the transports (again, below, for hooks built before a failure: close is idempotent) and the audit sinks.
       await runner.close();
     }
   } finally {
