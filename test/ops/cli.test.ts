@@ -132,6 +132,34 @@ describe('basis-hooks check --cases', () => {
   });
 });
 
+describe('basis-hooks run: the chain budget from the config', () => {
+  it('cuts the chain at budget_ms: a slow hook times out at what was left, the next one is not started', async () => {
+    const dir = await tempDir();
+    await shHook(dir, 'hooks/slow.sh', 'cat >/dev/null\nsleep 30');
+    await shHook(dir, 'hooks/allow.sh', answerBody({ decision: 'allow' }));
+    const config = path.join(dir, 'hooks.json');
+    await writeFile(
+      config,
+      JSON.stringify({
+        hook_schema: 1,
+        budget_ms: { pre_tool_use: 300 },
+        hooks: [
+          { name: 'slow', event: 'pre_tool_use', on_failure: 'allow', command: ['sh', 'hooks/slow.sh'], timeout_ms: 60_000 },
+          { name: 'next', event: 'pre_tool_use', command: ['sh', 'hooks/allow.sh'] },
+        ],
+      }),
+    );
+    const result = await runCli(['run', '--config', config], { stdin: jsonl([CALLS[0]]) });
+    expect(result.code).toBe(0);
+    const [outcome] = jsonLines(result.stdout) as Array<{ decision: string; trail: Array<{ hook: string; failure?: { code: string }; budget?: { budget_ms: number } }> }>;
+    expect(outcome?.decision).toBe('deny');
+    expect(outcome?.trail.map((e) => [e.hook, e.failure?.code, e.budget?.budget_ms])).toEqual([
+      ['slow', 'timeout', 300],
+      ['next', 'budget_exhausted', 300],
+    ]);
+  });
+});
+
 describe('--audit and the audit command', () => {
   it('run appends the stream to --audit and to the config\'s audit file; audit summarizes it per hook and per tool', async () => {
     const { dir, config } = await deployment({ audit: 'live-audit.jsonl' });
