@@ -20,6 +20,7 @@ export {
   type ComponentGrants,
 } from './transports/component/index.js';
 export * from './config/index.js';
+export * from './audit/index.js';
 export {
   initHook,
   buildHookDir,

@@ -5,15 +5,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { EXIT_OK, EXIT_USAGE, usageHint, type Command } from './command.js';
+import { auditCommand } from './commands/audit.js';
 import { buildCommand } from './commands/build.js';
 import { checkCommand } from './commands/check.js';
 import { initCommand } from './commands/init.js';
 import { inspectCommand } from './commands/inspect.js';
+import { pinCommand } from './commands/pin.js';
 import { runCommand } from './commands/run.js';
 import { testCommand } from './commands/test.js';
 import { flush } from './io.js';
 
-const COMMANDS: readonly Command[] = [runCommand, checkCommand, initCommand, buildCommand, testCommand, inspectCommand];
+const COMMANDS: readonly Command[] = [runCommand, checkCommand, initCommand, buildCommand, testCommand, inspectCommand, pinCommand, auditCommand];
 
 const USAGE = `Usage: basis-hooks <command> [options]
 

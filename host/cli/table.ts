@@ -46,6 +46,7 @@ function detail(outcome: Outcome): string {
 
 function trailDetail(entry: TrailEntry): string {
   const parts = [entry.decision.padEnd(7)];
+  if (entry.shadow === true) parts.push('(shadow: not enforced)');
   if (entry.failure !== undefined) {
     parts.push(`${entry.failure.code} (on_failure ${entry.policy ?? 'deny'}): ${cut(entry.failure.message, 60)}`);
   } else if (entry.reason !== undefined) {

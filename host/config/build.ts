@@ -5,6 +5,7 @@ import type { HookDefinition } from '../runner/hook.js';
 import type { Transport } from '../runner/transport.js';
 import type { ComponentOptions } from '../transports/component/options.js';
 import { subprocessTransport, type SubprocessOptions } from '../transports/subprocess/index.js';
+import { withPin } from './pin.js';
 import type { CommandHookConfig, ComponentHookConfig, HookConfig } from './schema.js';
 
 /** Options that apply to every hook built from a config, not to one entry. */
@@ -17,7 +18,10 @@ export interface BuildOptions {
 export interface BuiltHook {
   readonly definition: HookDefinition;
   readonly kind: 'command' | 'component';
-  /** Load a component (transpile, compile, instantiate); absent for command hooks. */
+  /**
+   * What must succeed before the first call: load a component (transpile, compile, instantiate), or
+   * check a pinned command's file against its `sha256`; absent for an unpinned command hook.
+   */
   readonly load?: () => Promise<unknown>;
 }
 
@@ -26,7 +30,7 @@ export interface BuiltHook {
  * compile when either side gains a key the other lacks, so config and API cannot drift apart
  * (`cwd` and `cache_dir` are deliberately per-process, not per-hook, settings).
  */
-type HookKeys = 'name' | 'event' | 'tools' | 'on_failure';
+type HookKeys = 'name' | 'event' | 'tools' | 'on_failure' | 'sha256' | 'mode';
 type CommandKeys = Exclude<keyof CommandHookConfig, HookKeys>;
 type ComponentKeys = Exclude<keyof ComponentHookConfig, HookKeys | 'component'>;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -42,13 +46,13 @@ function defined<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], u
 
 /** The subprocess options a command hook entry stands for. */
 export function subprocessOptions(hook: CommandHookConfig): SubprocessOptions {
-  const { name: _name, event: _event, tools: _tools, on_failure: _onFailure, command, ...limits } = hook;
+  const { name: _name, event: _event, tools: _tools, on_failure: _onFailure, sha256: _sha256, mode: _mode, command, ...limits } = hook;
   return { command, ...defined(limits) };
 }
 
 /** The component options a component hook entry stands for. */
 export function componentOptions(hook: ComponentHookConfig, options: BuildOptions = {}): ComponentOptions {
-  const { name: _name, event: _event, tools: _tools, on_failure: _onFailure, component, grants, ...limits } = hook;
+  const { name: _name, event: _event, tools: _tools, on_failure: _onFailure, sha256: _sha256, mode: _mode, component, grants, ...limits } = hook;
   return {
     path: component,
     ...defined(limits),
@@ -95,9 +99,11 @@ export async function buildHook(hook: HookConfig, options: BuildOptions = {}): P
     event: hook.event,
     tools: hook.tools,
     on_failure: hook.on_failure,
+    mode: hook.mode,
     transport,
   };
-  return load === undefined ? { definition, kind } : { definition, kind, load };
+  // A pinned hook refuses to load (and, for a command, to run) when its file's sha256 differs.
+  return withPin(hook, load === undefined ? { definition, kind } : { definition, kind, load });
 }
 
 function optionOf(error: OptionsError): { option?: string } {

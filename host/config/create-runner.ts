@@ -1,11 +1,18 @@
 import { ConfigError } from '../errors/config-error.js';
+import type { AuditSink } from '../runner/audit.js';
+import type { RunnerOptions } from '../runner/options.js';
 import { HookRunner } from '../runner/runner.js';
+import { configAuditSinks, type ConfigAuditOptions } from './audit-sinks.js';
 import { buildHook, namedHookError, type BuildOptions, type BuiltHook } from './build.js';
 import { describeConfigIssues } from './issues.js';
 import { HooksConfig } from './schema.js';
 
 /** Options for {@link createRunner}. */
-export type CreateRunnerOptions = BuildOptions;
+export type CreateRunnerOptions = BuildOptions &
+  ConfigAuditOptions & {
+    /** Told of every failure of an audit sink that throws (see `HookRunner`'s `on_audit_error`). */
+    readonly on_audit_error?: RunnerOptions['on_audit_error'];
+  };
 
 /**
  * Build a {@link HookRunner} from a config: one transport per hook, in declared order. Component
@@ -30,6 +37,8 @@ export async function createRunner(config: HooksConfig, options: CreateRunnerOpt
     throw new ConfigError('config_invalid', '<config object>', describeConfigIssues(checked.error, config), { cause: checked.error });
   }
   const built: BuiltHook[] = [];
+  // The audit file is opened first: an audit that cannot be written stops the start, not a call.
+  const sinks: AuditSink[] = await configAuditSinks(checked.data, '<config object>', options);
   try {
     for (const hook of checked.data.hooks) built.push(await buildHook(hook, options));
     // Loads run concurrently (each is mostly compile time), but the first failure in declared order is
@@ -39,9 +48,14 @@ export async function createRunner(config: HooksConfig, options: CreateRunnerOpt
       const hook = built[index];
       if (result.status === 'rejected' && hook !== undefined) throw namedHookError(result.reason, hook.definition.name, 'load_failed');
     }
-    return new HookRunner(built.map((hook) => hook.definition));
+    const { budget_ms, audit_payloads } = checked.data;
+    return new HookRunner(
+      built.map((hook) => hook.definition),
+      { budget_ms, audit: sinks, audit_payloads, on_audit_error: options.on_audit_error },
+    );
   } catch (error) {
     await Promise.allSettled(built.map((hook) => hook.definition.transport.close?.()));
+    await Promise.allSettled(sinks.map((sink) => (typeof sink === 'function' ? undefined : sink.close?.())));
     throw error;
   }
 }

@@ -35,7 +35,8 @@ export function describeConfigIssues(error: z.ZodError, input: unknown): ConfigI
   const hooks: unknown = isRecord(input) ? input['hooks'] : undefined;
   for (const issue of error.issues) {
     const [first, index] = issue.path;
-    const isDuplicate = issue.code === 'custom' && issue.path[2] === 'name';
+    // Cross-hook and cross-key rules of the whole config (unique names, pinnable commands), written whole.
+    const isDuplicate = issue.code === 'custom' && (issue.path[2] === 'name' || issue.path[2] === 'sha256');
     if (first === 'hooks' && typeof index === 'number' && Array.isArray(hooks) && !isDuplicate) {
       if (!done.has(index)) {
         done.add(index);

@@ -15,7 +15,7 @@ export const CONFIG_DIR_ENV = 'BASIS_HOOKS_CONFIG_DIR';
  * cwd, so a path left relative would mean something different for every call.
  *
  * The rules:
- * - `component` and the host side of `grants.read_only_dirs` are always resolved against `dir`;
+ * - `component`, the host side of `grants.read_only_dirs` and `audit` are always resolved against `dir`;
  * - a `command` argv entry (the program or any argument) is rewritten to `dir/<entry>` when it is a
  *   relative path containing a `/` (`hooks/x.mjs`, `./x.sh`) **and** that file exists there — so
  *   `["node", "hooks/x.mjs"]` finds the script next to the config, while bare names (`node`, `sh`)
@@ -28,7 +28,9 @@ export const CONFIG_DIR_ENV = 'BASIS_HOOKS_CONFIG_DIR';
  */
 export function resolveConfigPaths(config: HooksConfig, dir: string): HooksConfig {
   const base = path.resolve(dir);
-  return { ...config, hooks: config.hooks.map((hook) => resolveHook(hook, base)) };
+  const resolved = { ...config, hooks: config.hooks.map((hook) => resolveHook(hook, base)) };
+  // The audit file, like a component, is always relative to the config file.
+  return config.audit === undefined ? resolved : { ...resolved, audit: path.resolve(base, config.audit) };
 }
 
 function resolveHook(hook: HookConfig, dir: string): HookConfig {

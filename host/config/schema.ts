@@ -3,6 +3,7 @@ import { HookEvent } from '../contract/event.js';
 import { FailurePolicy } from '../contract/failure.js';
 import { TOOL_GLOB_PATTERN, toolPatternProblem } from '../runner/matcher.js';
 import { MAX_TIMEOUT_MS } from '../transports/subprocess/options.js';
+import { checkPinnableCommands, opsConfigKeys, opsHookKeys } from './ops-schema.js';
 
 /** The `hook_schema` versions this release reads. A config written for another version is refused, never guessed at. */
 export const SUPPORTED_HOOK_SCHEMAS = [1] as const;
@@ -60,6 +61,7 @@ const common = {
   on_failure: FailurePolicy.default('deny').describe(
     'What a failure of this hook (crash, timeout, malformed answer) does: deny the call (fail closed, default) or allow it (fail open).',
   ),
+  ...opsHookKeys,
 };
 
 /**
@@ -164,6 +166,7 @@ export const HooksConfig = z
     $schema: z.string().optional().describe('Path or URL of this JSON Schema, for editors.'),
     hook_schema: z.literal(SUPPORTED_HOOK_SCHEMAS[0]).describe('Version of the config and hook wire format. Must be 1.'),
     hooks: z.array(HookConfig).describe('The hooks, run in declared order for their event.'),
+    ...opsConfigKeys,
   })
   .superRefine(
     (config, ctx) => {
@@ -189,6 +192,7 @@ export const HooksConfig = z
     },
     { when: () => true },
   )
+  .superRefine(checkPinnableCommands, { when: () => true })
   .meta({
     title: 'basis-hooks configuration',
     description: 'Hooks that see every tool call of an agent runtime and can allow, deny, modify or replace it.',

@@ -16,9 +16,10 @@ import { z } from 'zod';
  * | `trap` | a WebAssembly guest trapped (unreachable, out-of-bounds, stack overflow) |
  * | `guest_error` | a WebAssembly guest returned `err(message)` |
  * | `memory_limit` | a WebAssembly guest exhausted its memory cap |
- * | `load_failed` | a WebAssembly component could not be loaded or instantiated |
+ * | `load_failed` | a WebAssembly component could not be loaded or instantiated, or a pinned hook's file no longer has its `sha256` |
  * | `interceptor_error` | an in-process interceptor threw or returned something that is not a response |
  * | `internal_error` | the transport itself failed unexpectedly (a basis-hooks bug); still fails closed |
+ * | `budget_exhausted` | the chain's `budget_ms` for the event was spent before the hook could start |
  */
 export const FailureCode = z.enum([
   'spawn_failed',
@@ -34,6 +35,7 @@ export const FailureCode = z.enum([
   'load_failed',
   'interceptor_error',
   'internal_error',
+  'budget_exhausted',
 ]);
 export type FailureCode = z.infer<typeof FailureCode>;
 

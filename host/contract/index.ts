@@ -12,6 +12,7 @@ export {
 } from './response.js';
 export { HookCall, PreToolUseCall, PostToolUseCall } from './call.js';
 export { FailureCode, HookFailure, FailurePolicy } from './failure.js';
+export { HookMode } from './mode.js';
 export {
   Outcome,
   PreToolUseOutcome,
@@ -19,4 +20,6 @@ export {
   PreToolUseDenied,
   PostToolUseOutcome,
   TrailEntry,
+  TrailBudget,
 } from './outcome.js';
+export { AUDIT_SCHEMA_VERSION, AuditEvent, ChainStarted, HookDecided, ChainDecided } from './audit.js';

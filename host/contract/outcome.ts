@@ -3,10 +3,21 @@ import { HookDecision } from './response.js';
 import { FailurePolicy, HookFailure } from './failure.js';
 import { JsonValue } from './json.js';
 
+/** The chain's budget as a hook found it: the event's `budget_ms`, and what was left when the hook started. */
+export const TrailBudget = z.strictObject({
+  budget_ms: z.number().positive(),
+  left_ms: z.number(),
+});
+export type TrailBudget = z.infer<typeof TrailBudget>;
+
 /**
  * One hook's line in the audit trail. `decision` is what took effect: for a failed hook, the
  * decision its `on_failure` policy imposed (and `policy` says so). `reason` on modify/replace lives
  * here and nowhere the model can see it.
+ *
+ * A shadow hook's line (`shadow: true`) records what it *would* have done had it enforced — its
+ * decision, or its failure with the decision its policy would have imposed — and, for a modify or
+ * replace, the rewrite it proposed (`input`, or `output`/`is_error`). None of it took effect.
  */
 export const TrailEntry = z.strictObject({
   hook: z.string(),
@@ -20,6 +31,16 @@ export const TrailEntry = z.strictObject({
   stdout: z.string().optional(),
   /** Wall-clock time the hook took, in milliseconds. */
   ms: z.number().nonnegative(),
+  /** Present when the chain has a budget for this event. */
+  budget: TrailBudget.optional(),
+  /** A shadow hook: observed, never enforced. */
+  shadow: z.literal(true).optional(),
+  /** Shadow hooks only: the input a `modify` proposed. */
+  input: JsonValue.optional(),
+  /** Shadow hooks only: the output a `replace` proposed. */
+  output: JsonValue.optional(),
+  /** Shadow hooks only: the error flag a `replace` proposed (absent: the tool's claim would stand). */
+  is_error: z.boolean().optional(),
 });
 export type TrailEntry = z.infer<typeof TrailEntry>;
 

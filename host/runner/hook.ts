@@ -1,5 +1,6 @@
 import type { HookEvent } from '../contract/event.js';
 import type { FailurePolicy } from '../contract/failure.js';
+import type { HookMode } from '../contract/mode.js';
 import type { ToolPattern } from './matcher.js';
 import type { Transport } from './transport.js';
 
@@ -18,5 +19,7 @@ export interface HookDefinition {
    */
   readonly tools?: readonly ToolPattern[] | undefined;
   readonly on_failure?: FailurePolicy | undefined;
+  /** `enforce` (default) or `shadow`: run and record, never change the outcome (see {@link HookRunner}). */
+  readonly mode?: HookMode | undefined;
   readonly transport: Transport;
 }

@@ -11,15 +11,23 @@ import { toRequest, type ChainState } from '../codec/request.js';
 import { checkResponse } from '../codec/wire.js';
 import { isHookError } from '../errors/hook-error.js';
 import { RunnerError } from '../errors/runner-error.js';
+import { AuditEmitter } from './audit.js';
+import { BudgetClock, checkBudget, checkBudgets, type ChainBudgets } from './budget.js';
 import { checkDecisionForEvent } from './check-decision.js';
 import type { HookDefinition } from './hook.js';
 import { compileToolMatcher } from './matcher.js';
-import type { HookLogs, InvokeResult } from './transport.js';
+import type { RunnerOptions, RunOptions } from './options.js';
+import { ChainTrail } from './shadow.js';
+import type { HookLogs, InvokeContext, InvokeResult } from './transport.js';
+
+// Options live in options.ts beside the other chain concepts; re-exported for those importing them from here.
+export type { RunOptions, RunnerOptions } from './options.js';
 
 interface CompiledHook {
   readonly definition: HookDefinition;
   readonly matches: (toolName: string) => boolean;
   readonly policy: FailurePolicy;
+  readonly shadow: boolean;
 }
 
 /** A hook's tool matcher; an invalid `tools` list is refused naming the hook (`invalid_hooks`). */
@@ -32,23 +40,26 @@ function compileHookMatcher(hook: HookDefinition, index: number): (toolName: str
   }
 }
 
-/** Options for one run of the chain. */
-export interface RunOptions {
-  /** Abort to stop the hook that is running (the call then fails closed or open by policy). */
-  readonly signal?: AbortSignal;
-  /**
-   * What the tool accepts, checked against every `modify` as it is answered (e.g. the tool's input
-   * schema, known to the runtime but not to the chain). Return `undefined` to accept, or a sentence
-   * saying what is wrong: the rewrite is then that hook's failure (`malformed_response`) under its
-   * `on_failure`, so a later hook never sees it and the tool never runs with it.
-   */
-  readonly checkInput?: (input: JsonValue) => string | undefined | Promise<string | undefined>;
-}
-
 /** What one hook did to the chain, once its policy is applied. */
 type Step =
   | { readonly kind: 'continue'; readonly response: HookResponse | undefined }
   | { readonly kind: 'deny'; readonly reason: string };
+
+/** One hook's evaluation: its trail entry, and what it means for the chain (ignored for a shadow). */
+interface Evaluated {
+  readonly entry: TrailEntry;
+  readonly step: Step;
+}
+
+/** What a chain carries from hook to hook besides its state. */
+interface Chain {
+  readonly call: HookCall;
+  readonly trail: ChainTrail;
+  readonly budget: BudgetClock | undefined;
+  readonly audit: AuditEmitter | undefined;
+  readonly started: number;
+  readonly options: RunOptions;
+}
 
 /**
  * The hook chain. Every rule of the contract's chain lives here, once, identical for every transport:
@@ -61,7 +72,12 @@ type Step =
  * - `modify` after or `replace` before the call is a failure (`wrong_decision_for_event`), and so is a
  *   `modify` the tool would not accept, when the caller says what it accepts ({@link RunOptions.checkInput});
  * - a failed hook takes its `on_failure` policy: `deny` (default, fail closed) or `allow` (skip it);
- * - every hook that ran gets a trail entry; `reason` on modify/replace reaches the trail only.
+ * - every hook that ran gets a trail entry; `reason` on modify/replace reaches the trail only;
+ * - with a budget for the event (`budget_ms`), each hook gets `min(its timeout, what is left)`, and a
+ *   hook whose turn comes after the budget is spent fails `budget_exhausted` under its own policy;
+ * - a `shadow` hook runs (concurrently, on the state the next enforcing hook sees) and is recorded,
+ *   marked `shadow`, but never changes the outcome, and its failures never deny (see {@link ChainTrail});
+ * - with an audit sink, the chain emits `chain_started`, one `hook_decided` per hook, `chain_decided`.
  *
  * @example
  * const runner = new HookRunner([{ name: 'guard', event: 'pre_tool_use', tools: ['shell'], transport }]);
@@ -71,9 +87,13 @@ type Step =
  */
 export class HookRunner {
   readonly #hooks: readonly CompiledHook[];
+  readonly #budgets: ChainBudgets | undefined;
+  readonly #audit: AuditEmitter | undefined;
+  /** Shadow hooks still running, across calls: {@link idle} and {@link close} wait for them. */
+  readonly #inFlight = new Set<Promise<void>>();
   #closed = false;
 
-  constructor(hooks: readonly HookDefinition[]) {
+  constructor(hooks: readonly HookDefinition[], options: RunnerOptions = {}) {
     const seen = new Set<string>();
     for (const [index, hook] of hooks.entries()) {
       if (typeof hook.name !== 'string' || hook.name.trim() === '') {
@@ -85,13 +105,19 @@ export class HookRunner {
       if (hook.event !== 'pre_tool_use' && hook.event !== 'post_tool_use') {
         throw new RunnerError('invalid_hooks', `hooks[${index}] "${hook.name}": unknown event ${JSON.stringify(hook.event)}`);
       }
+      if (hook.mode !== undefined && hook.mode !== 'enforce' && hook.mode !== 'shadow') {
+        throw new RunnerError('invalid_hooks', `hooks[${index}] "${hook.name}": unknown mode ${JSON.stringify(hook.mode)} (enforce, shadow)`);
+      }
       seen.add(hook.name);
     }
     this.#hooks = hooks.map((definition, index) => ({
       definition,
       matches: compileHookMatcher(definition, index),
       policy: definition.on_failure ?? 'deny',
+      shadow: definition.mode === 'shadow',
     }));
+    this.#budgets = checkBudgets(options.budget_ms);
+    this.#audit = AuditEmitter.create(options);
   }
 
   /** The hooks in declared order. */
@@ -119,11 +145,22 @@ export class HookRunner {
     return this.#post(parsed, options);
   }
 
-  /** Close every hook's transport (processes, workers, instances). Later calls are refused. */
+  /** Resolves once no shadow hook is running (each has answered, failed or timed out). */
+  async idle(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
+  }
+
+  /**
+   * Close every hook's transport (processes, workers, instances); shadow hooks still running are
+   * stopped with them (and recorded so). Then the audit sinks are closed (a file sink flushes). Later
+   * calls are refused.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     await Promise.all(this.#hooks.map((h) => h.definition.transport.close?.()));
+    await this.idle();
+    await this.#audit?.close();
   }
 
   #validate(call: unknown): HookCall {
@@ -142,18 +179,24 @@ export class HookRunner {
   async #pre(call: PreToolUseCall, options: RunOptions): Promise<PreToolUseOutcome> {
     let input = parseToolInput(call.input);
     let modified = false;
-    const trail: TrailEntry[] = [];
-    for (const hook of this.#selected('pre_tool_use', call.tool_name)) {
-      const step = await this.#step(hook, call, { event: 'pre_tool_use', input }, trail, options);
+    const hooks = this.#selected('pre_tool_use', call.tool_name);
+    const chain = this.#begin(call, input, hooks, options);
+    for (const hook of hooks) {
+      const state: ChainState = { event: 'pre_tool_use', input };
+      if (hook.shadow) {
+        this.#shadow(hook, state, chain);
+        continue;
+      }
+      const { step } = await this.#enforce(hook, state, chain);
       if (step.kind === 'deny') {
-        return { event: 'pre_tool_use', tool_call_id: call.tool_call_id, decision: 'deny', reason: step.reason, trail };
+        return this.#end(chain, { event: 'pre_tool_use', tool_call_id: call.tool_call_id, decision: 'deny', reason: step.reason, trail: chain.trail.entries() });
       }
       if (step.response?.decision === 'modify') {
         input = step.response.input;
         modified = true;
       }
     }
-    return { event: 'pre_tool_use', tool_call_id: call.tool_call_id, decision: 'allow', input, modified, trail };
+    return this.#end(chain, { event: 'pre_tool_use', tool_call_id: call.tool_call_id, decision: 'allow', input, modified, trail: chain.trail.entries() });
   }
 
   async #post(call: PostToolUseCall, options: RunOptions): Promise<PostToolUseOutcome> {
@@ -161,20 +204,25 @@ export class HookRunner {
     let output: JsonValue = call.output;
     let isError = call.is_error;
     let replaced = false;
-    const trail: TrailEntry[] = [];
-    for (const hook of this.#selected('post_tool_use', call.tool_name)) {
+    const hooks = this.#selected('post_tool_use', call.tool_name);
+    const chain = this.#begin(call, input, hooks, options);
+    for (const hook of hooks) {
       const state: ChainState = { event: 'post_tool_use', input, output, is_error: isError };
-      const step = await this.#step(hook, call, state, trail, options);
+      if (hook.shadow) {
+        this.#shadow(hook, state, chain);
+        continue;
+      }
+      const { step } = await this.#enforce(hook, state, chain);
       if (step.kind === 'deny') {
-        return {
+        return this.#end(chain, {
           event: 'post_tool_use',
           tool_call_id: call.tool_call_id,
           decision: 'deny',
           output: step.reason,
           is_error: true,
           replaced,
-          trail,
-        };
+          trail: chain.trail.entries(),
+        });
       }
       if (step.response?.decision === 'replace') {
         output = step.response.output;
@@ -182,17 +230,77 @@ export class HookRunner {
         replaced = true;
       }
     }
-    return { event: 'post_tool_use', tool_call_id: call.tool_call_id, decision: 'allow', output, is_error: isError, replaced, trail };
+    return this.#end(chain, { event: 'post_tool_use', tool_call_id: call.tool_call_id, decision: 'allow', output, is_error: isError, replaced, trail: chain.trail.entries() });
+  }
+
+  /** Start a chain: its budget clock (when the event has a budget), its trail, its `chain_started`. */
+  #begin(call: HookCall, input: JsonValue, hooks: readonly CompiledHook[], options: RunOptions): Chain {
+    const started = performance.now();
+    const budgetMs = options.budget_ms === undefined ? this.#budgets?.[call.event] : checkBudget('budget_ms', options.budget_ms);
+    const budget = budgetMs === undefined ? undefined : new BudgetClock(budgetMs, started);
+    const audit = this.#audit;
+    audit?.chainStarted(call, input, hooks.map((h) => h.definition.name), budgetMs);
+    return { call, trail: new ChainTrail(), budget, audit, started, options };
+  }
+
+  /**
+   * End a chain: let answered shadows land in the trail, then `chain_decided`. `outcome` is the
+   * chain's own fresh object; with shadows its trail is replaced by the settled copy.
+   */
+  async #end<O extends Outcome>(chain: Chain, outcome: O): Promise<O> {
+    if (chain.trail.hasShadows) {
+      await chain.trail.settle(chain.options.wait_for_shadows === true);
+      outcome.trail = chain.trail.entries();
+    }
+    chain.audit?.chainDecided(chain.call, outcome, performance.now() - chain.started);
+    return outcome;
+  }
+
+  /** Run an enforcing hook and record it. */
+  async #enforce(hook: CompiledHook, state: ChainState, chain: Chain): Promise<Evaluated> {
+    const evaluated = await this.#evaluate(hook, state, chain);
+    chain.trail.push(evaluated.entry);
+    chain.audit?.hookDecided(chain.call, evaluated.entry, chain.audit.payloads ? rewriteOf(evaluated.step) : undefined);
+    return evaluated;
+  }
+
+  /** Start a shadow hook on the current state; the chain does not wait for it. */
+  #shadow(hook: CompiledHook, state: ChainState, chain: Chain): void {
+    const run = this.#evaluate(hook, state, chain).then(
+      ({ entry, step }) => ({ ...entry, shadow: true as const, ...rewriteOf(step) }),
+      (error: unknown): TrailEntry => ({
+        hook: hook.definition.name,
+        decision: hook.policy,
+        failure: { code: 'internal_error', message: `the runner failed: ${String(error)}` },
+        policy: hook.policy,
+        ms: 0,
+        shadow: true,
+      }),
+    );
+    const landed = chain.trail.shadow(run, (entry) => chain.audit?.hookDecided(chain.call, entry, rewriteFields(entry)));
+    this.#inFlight.add(landed);
+    void landed.finally(() => this.#inFlight.delete(landed));
   }
 
   /** Run one hook, check its answer against the contract and the event, apply its failure policy. */
-  async #step(hook: CompiledHook, call: HookCall, state: ChainState, trail: TrailEntry[], options: RunOptions): Promise<Step> {
+  async #evaluate(hook: CompiledHook, state: ChainState, chain: Chain): Promise<Evaluated> {
     const name = hook.definition.name;
+    const { call, budget, options } = chain;
+    let context: InvokeContext = options.signal ? { hook: name, signal: options.signal } : { hook: name };
+    let budgetNote: TrailEntry['budget'];
+    if (budget !== undefined) {
+      const left = budget.leftMs();
+      budgetNote = BudgetClock.trail(budget.budgetMs, left);
+      if (left <= 0) {
+        return this.#failed(hook, budget.exhausted(name, state.event, left), undefined, 0, state.event, budgetNote);
+      }
+      context = { ...context, deadline_ms: BudgetClock.deadline(left) };
+    }
     const request = toRequest(call, state);
     const started = performance.now();
     let result: InvokeResult;
     try {
-      result = await hook.definition.transport.invoke(request, options.signal ? { hook: name, signal: options.signal } : { hook: name });
+      result = await hook.definition.transport.invoke(request, context);
     } catch (error) {
       // A transport must resolve for every misbehaviour of its hook; a rejection is our bug, and
       // still fails closed rather than escaping as an allow.
@@ -220,13 +328,14 @@ export class HookRunner {
     }
 
     if (failure !== undefined) {
-      const entry = withLogs({ hook: name, decision: hook.policy, failure, policy: hook.policy, ms }, result.logs);
-      trail.push(entry);
-      if (hook.policy === 'allow') return { kind: 'continue', response: undefined };
-      return { kind: 'deny', reason: failureReason(name, failure, state.event) };
+      if (failure.code === 'timeout' && context.deadline_ms !== undefined && budget !== undefined) {
+        // Say why the hook had so little time: the budget, not (only) its own timeout, cut it short.
+        failure = { ...failure, message: `${failure.message} (the chain's ${budget.budgetMs} ms budget left it ${context.deadline_ms} ms)` };
+      }
+      return this.#failed(hook, failure, result.logs, ms, state.event, budgetNote);
     }
     if (response === undefined) throw new Error('unreachable: no failure and no response');
-    const entry: TrailEntry = withLogs(
+    let entry: TrailEntry = withLogs(
       response.decision === 'allow'
         ? { hook: name, decision: 'allow', ms }
         : response.reason === undefined
@@ -234,10 +343,38 @@ export class HookRunner {
           : { hook: name, decision: response.decision, reason: response.reason, ms },
       result.logs,
     );
-    trail.push(entry);
-    if (response.decision === 'deny') return { kind: 'deny', reason: response.reason };
-    return { kind: 'continue', response };
+    if (budgetNote !== undefined) entry = { ...entry, budget: budgetNote };
+    if (response.decision === 'deny') return { entry, step: { kind: 'deny', reason: response.reason } };
+    return { entry, step: { kind: 'continue', response } };
   }
+
+  /** A failed hook's entry and step, under its `on_failure` policy. */
+  #failed(hook: CompiledHook, failure: HookFailure, logs: HookLogs | undefined, ms: number, event: HookEvent, budget: TrailEntry['budget']): Evaluated {
+    const name = hook.definition.name;
+    let entry = withLogs({ hook: name, decision: hook.policy, failure, policy: hook.policy, ms }, logs);
+    if (budget !== undefined) entry = { ...entry, budget };
+    if (hook.policy === 'allow') return { entry, step: { kind: 'continue', response: undefined } };
+    return { entry, step: { kind: 'deny', reason: failureReason(name, failure, event) } };
+  }
+}
+
+type Rewrite = { input?: JsonValue; output?: JsonValue; is_error?: boolean };
+
+/** The rewrite a modify or replace made (or, for a shadow, proposed). */
+function rewriteOf(step: Step): Rewrite {
+  const response = step.kind === 'continue' ? step.response : undefined;
+  if (response?.decision === 'modify') return { input: response.input };
+  if (response?.decision === 'replace') return response.is_error === undefined ? { output: response.output } : { output: response.output, is_error: response.is_error };
+  return {};
+}
+
+/** A shadow entry's proposed rewrite, for its audit event. */
+function rewriteFields(entry: TrailEntry): Rewrite {
+  const out: Rewrite = {};
+  if (entry.input !== undefined) out.input = entry.input;
+  if (entry.output !== undefined) out.output = entry.output;
+  if (entry.is_error !== undefined) out.is_error = entry.is_error;
+  return out;
 }
 
 function withLogs(entry: TrailEntry, logs: HookLogs | undefined): TrailEntry {

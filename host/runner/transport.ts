@@ -19,6 +19,12 @@ export interface InvokeContext {
   readonly hook: string;
   /** Aborted when the caller gives up on the call (the runner is closing); the transport stops the hook. */
   readonly signal?: AbortSignal;
+  /**
+   * The most this invocation may take, in ms, when the chain's budget leaves the hook less than its
+   * own `timeout_ms`: the transport stops the hook at `min(its timeout, deadline_ms)`. Absent = its
+   * own timeout alone.
+   */
+  readonly deadline_ms?: number;
 }
 
 /**

@@ -40,8 +40,17 @@ describe('basis-hooks check', () => {
     expect(JSON.parse(result.stdout)).toEqual({
       ok: false,
       hooks: [
-        { name: 'guard', kind: 'command', ok: true },
-        { name: 'ghost', kind: 'command', ok: false, code: 'spawn_failed', message: expect.stringContaining('basis-hooks-no-such-program-xyz') as unknown },
+        // node's script is what a pin covers; a program not on PATH has nothing to pin.
+        { name: 'guard', kind: 'command', ok: true, file: path.join(dir, 'hooks/answer.mjs'), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown, pinned: false },
+        {
+          name: 'ghost',
+          kind: 'command',
+          ok: false,
+          code: 'spawn_failed',
+          message: expect.stringContaining('basis-hooks-no-such-program-xyz') as unknown,
+          unpinnable: expect.stringContaining('not an executable file on PATH') as unknown,
+          pinned: false,
+        },
       ],
     });
   });

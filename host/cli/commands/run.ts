@@ -6,10 +6,12 @@ import type { HookRunner } from '../../runner/runner.js';
 import { parseCalls } from '../calls.js';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, parseFlags, usageError, type Command } from '../command.js';
 import { readInput, write } from '../io.js';
+import { openCliAudit, type CliAudit } from '../audit-option.js';
+import { EXIT_FAILED } from '../kit-errors.js';
 import { describeError } from '../report.js';
 import { formatTable } from '../table.js';
 
-const usage = `Usage: basis-hooks run --config <hooks.json> [--calls <calls.jsonl>] [--table]
+const usage = `Usage: basis-hooks run --config <hooks.json> [--calls <calls.jsonl>] [--table] [--audit <file>]
 
 Run every call through the hooks of a config and print one outcome per call.
 
@@ -24,11 +26,14 @@ Options:
   -c, --config <file>   the hooks.json to load (required)
       --calls <file>    read calls from this file instead of stdin ("-" = stdin)
       --table           print a table for people instead of JSON lines
+      --audit <file>    also append the audit stream to this file (JSON lines; the config's
+                        "audit" file, if any, is written as well)
   -h, --help            show this help
 
 Output: one outcome JSON object per line on stdout, in call order, and nothing else.
 Exit status: 0 when every call ran (whatever the hooks decided); 2 for a usage error, an invalid
-config or call, or a component hook that cannot be loaded; 130 when interrupted (SIGINT/SIGTERM).
+config or call, a component hook that cannot be loaded or an audit file that cannot be opened;
+1 when every call ran but an audit file lost events (reported on stderr); 130 when interrupted.
 `;
 
 /** Why a run stopped early: SIGINT/SIGTERM, or stdout's reader went away (EPIPE). */
@@ -45,13 +50,15 @@ export const runCommand: Command = {
       config: { type: 'string', short: 'c' },
       calls: { type: 'string' },
       table: { type: 'boolean' },
+      audit: { type: 'string' },
     });
     if (typeof parsed === 'number') return parsed;
-    const { config: configFile, calls: callsFile, table } = parsed.values;
+    const { config: configFile, calls: callsFile, table, audit: auditFile } = parsed.values;
     if (configFile === undefined) return usageError(this, '--config <hooks.json> is required');
 
     let runner: HookRunner;
     let calls: readonly HookCall[];
+    let audit: CliAudit | undefined;
     try {
       const config = await loadConfig(configFile);
       if (callsFile === undefined && process.stdin.isTTY) {
@@ -70,8 +77,12 @@ export const runCommand: Command = {
         return EXIT_USAGE;
       }
       calls = read.calls;
-      runner = await createRunner(config);
+      const opened = await openCliAudit(this.name, auditFile, config.audit);
+      if (typeof opened === 'string') return usageError(this, opened);
+      audit = opened;
+      runner = await createRunner(config, { ...(audit.sink === undefined ? {} : { audit: audit.sink }), on_audit_file_error: audit.onError(config.audit ?? '') });
     } catch (error) {
+      await audit?.finish();
       process.stderr.write(describeError(error));
       return EXIT_USAGE;
     }
@@ -89,7 +100,8 @@ export const runCommand: Command = {
       const rows: { call: HookCall; outcome: Outcome }[] = [];
       for (const call of calls) {
         if (interrupt.signal.aborted) break;
-        const outcome = await runner.run(call, { signal: interrupt.signal });
+        // Shadow hooks are waited for: this is a batch tool, and each printed trail should be whole.
+        const outcome = await runner.run(call, { signal: interrupt.signal, wait_for_shadows: true });
         // An interrupted call's outcome is the policy's, not the hooks' verdict: do not report it.
         if (interrupt.signal.aborted) break;
         // Written as soon as it is known, so a consumer can stream; `write` waits out backpressure.
@@ -103,12 +115,13 @@ export const runCommand: Command = {
       process.stdout.off('error', onClosed);
       await runner.close();
     }
+    const audited = await audit.finish();
     // Nobody reads the rest: end quietly, as a filter in a pipeline does.
     if (interrupt.signal.reason === READER_GONE) return EXIT_OK;
     if (interrupt.signal.aborted) {
       process.stderr.write('basis-hooks run: interrupted; the remaining calls were not run\n');
       return EXIT_INTERRUPTED;
     }
-    return EXIT_OK;
+    return audited ? EXIT_OK : EXIT_FAILED;
   },
 };

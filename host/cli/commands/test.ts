@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HOOK_EVENTS, type HookEvent } from '../../contract/event.js';
+import type { TestReport } from '../../kit/cases/run.js';
 import type { OpenedTarget, TestTarget } from '../../kit/cases/target.js';
+import { openCliAudit } from '../audit-option.js';
 import { badChoice, parseCommandArgs } from '../args.js';
 import { EXIT_OK, EXIT_USAGE, usageError, type Command } from '../command.js';
 import { write } from '../io.js';
@@ -39,6 +41,7 @@ Options:
                          for a config, at the other event) are skipped
       --event <event>    run only the cases at ${HOOK_EVENTS.join(' or ')}
       --json             print one JSON report instead of the text report
+      --audit <file>     append the cases' audit stream to this file (JSON lines)
   -h, --help             show this help
 
 Exit status: 0 when every case that ran passed (and one did); 1 when a case failed or none ran;
@@ -61,11 +64,12 @@ export const testCommand: Command = {
         hook: { type: 'string' },
         event: { type: 'string' },
         json: { type: 'boolean' },
+        audit: { type: 'string' },
       },
       { min: 0, max: 1, what: '<hook.wasm>' },
     );
     if (typeof parsed === 'number') return parsed;
-    const { cases: casesOption, command, config, hook, event, json } = parsed.values;
+    const { cases: casesOption, command, config, hook, event, json, audit: auditFile } = parsed.values;
     const [positional] = parsed.positionals;
     const given = [positional, command, config].filter((v) => v !== undefined).length;
     if (given !== 1) return usageError(this, 'give exactly one hook to test: <hook.wasm | dir>, --command or --config');
@@ -107,21 +111,26 @@ export const testCommand: Command = {
       return EXIT_USAGE;
     }
 
+    const audit = await openCliAudit(this.name, auditFile);
+    if (typeof audit === 'string') return usageError(this, audit);
     let opened: OpenedTarget;
     try {
       opened = await openTarget(target);
     } catch (error) {
+      await audit.finish();
       const { text: message } = reportKitError(this.name, error);
       process.stderr.write(message);
       return EXIT_USAGE;
     }
+    let report: TestReport;
     try {
       if (json !== true) await write(process.stdout, `basis-hooks test: ${opened.label}, ${cases.cases.length} case(s) from ${casesFile}\n\n`);
       // Streamed as each case finishes, one write after the other: `write` waits out backpressure, and
       // a chain (not a write per case in flight, each waiting for 'drain') keeps listeners to one.
       let written: Promise<void> = Promise.resolve();
-      const report = await runCases(opened, cases.cases, {
+      report = await runCases(opened, cases.cases, {
         ...(event === undefined ? {} : { event: event as HookEvent }),
+        ...(audit.sink === undefined ? {} : { audit: audit.sink }),
         onResult: (result) => {
           if (json === true) return;
           written = written.then(() => write(process.stdout, formatResult(result, casesFile)));
@@ -131,9 +140,10 @@ export const testCommand: Command = {
       });
       await written;
       await write(process.stdout, json === true ? `${JSON.stringify({ ...report, cases_file: casesFile })}\n` : formatSummary(report));
-      return report.ok ? EXIT_OK : EXIT_FAILED;
     } finally {
       await opened.close();
     }
+    const audited = await audit.finish();
+    return report.ok && audited ? EXIT_OK : EXIT_FAILED;
   },
 };

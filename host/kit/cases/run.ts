@@ -1,5 +1,6 @@
 import type { HookEvent } from '../../contract/event.js';
 import type { JsonValue } from '../../contract/json.js';
+import type { AuditSink } from '../../runner/audit.js';
 import { HookRunner } from '../../runner/runner.js';
 import { actualOf, type Actual } from './actual.js';
 import { comparable, meets } from './compare.js';
@@ -41,6 +42,8 @@ export interface RunCasesOptions {
   readonly event?: HookEvent;
   /** Told of each result as soon as it is known (for streaming output). */
   readonly onResult?: (result: CaseResult) => void;
+  /** Where each case's audit events go (`basis-hooks test --audit`); the sink is not closed here. */
+  readonly audit?: AuditSink;
 }
 
 /**
@@ -61,7 +64,7 @@ export interface RunCasesOptions {
 export async function runCases(target: OpenedTarget, cases: readonly LocatedCase[], options: RunCasesOptions = {}): Promise<TestReport> {
   const results: CaseResult[] = [];
   for (const { case: c, line } of cases) {
-    const result = await runOne(target, c, line, options.event);
+    const result = await runOne(target, c, line, options.event, options.audit);
     results.push(result);
     options.onResult?.(result);
   }
@@ -71,7 +74,7 @@ export async function runCases(target: OpenedTarget, cases: readonly LocatedCase
   return { ok: failed === 0 && passed > 0, target: target.label, passed, failed, skipped, results };
 }
 
-async function runOne(target: OpenedTarget, c: LocatedCase['case'], line: number, event: HookEvent | undefined): Promise<CaseResult> {
+async function runOne(target: OpenedTarget, c: LocatedCase['case'], line: number, event: HookEvent | undefined, audit: AuditSink | undefined): Promise<CaseResult> {
   if (event !== undefined && c.call.event !== event) return { name: c.name, line, status: 'skip', reason: `at ${c.call.event} (--event ${event})` };
   const picked = target.pick(c);
   if ('skip' in picked) return { name: c.name, line, status: 'skip', reason: picked.skip };
@@ -86,7 +89,7 @@ async function runOne(target: OpenedTarget, c: LocatedCase['case'], line: number
       on_failure: hook.on_failure,
       transport: { kind: hook.transport.kind, invoke: (request, context) => hook.transport.invoke(request, context) },
     },
-  ]);
+  ], audit === undefined ? {} : { audit });
   const started = performance.now();
   const outcome = await runner.run(c.call);
   const ms = performance.now() - started;

@@ -146,8 +146,29 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
         const failure = isHookError(error) ? error.toFailure() : { code: 'load_failed' as const, message: String(error) };
         return { ok: false, failure };
       }
-      const reply = await runner.invoke(toWitRequest(request), context.signal);
-      return toInvokeResult(reply, { timeoutMs, maxOutputBytes, memoryMb, ...(budget === undefined ? {} : { budget }) });
+      const replyContext = { timeoutMs, maxOutputBytes, memoryMb, ...(budget === undefined ? {} : { budget }) };
+      const deadline = context.deadline_ms;
+      if (deadline === undefined || deadline >= timeoutMs) return toInvokeResult(await runner.invoke(toWitRequest(request), context.signal), replyContext);
+      // A chain budget leaves the hook less than its own timeout: abort at that deadline. A worker is
+      // stopped there; a metered call runs to its end once started (its bound stays its fuel).
+      const limitMs = Math.max(1, Math.ceil(deadline));
+      const narrowed = new AbortController();
+      const onAbort = (): void => narrowed.abort();
+      context.signal?.addEventListener('abort', onAbort, { once: true });
+      if (context.signal?.aborted === true) narrowed.abort();
+      let expired = false;
+      const timer = setTimeout(() => {
+        expired = true;
+        narrowed.abort();
+      }, limitMs);
+      try {
+        const reply = await runner.invoke(toWitRequest(request), narrowed.signal);
+        if (expired && reply.type === 'aborted') return { ok: false, failure: { code: 'timeout', message: `the guest did not answer within ${limitMs} ms; it was stopped` } };
+        return toInvokeResult(reply, replyContext);
+      } finally {
+        clearTimeout(timer);
+        context.signal?.removeEventListener('abort', onAbort);
+      }
     },
     async close() {
       if (closed) return;

@@ -47,12 +47,14 @@ export function interceptorTransport(interceptor: Interceptor, options: Intercep
     async invoke(request: HookRequest, context: InvokeContext): Promise<InvokeResult> {
       // Hand the interceptor its own copy: it must not be able to mutate the chain's state in place.
       const copy = structuredClone(request);
+      // A chain budget may leave the interceptor less than its own timeout: it gets whichever is shorter.
+      const limitMs = context.deadline_ms !== undefined && context.deadline_ms < timeoutMs ? Math.max(1, Math.ceil(context.deadline_ms)) : timeoutMs;
       let timer: NodeJS.Timeout | undefined;
       try {
         const answer = await Promise.race([
           Promise.resolve().then(() => handle(copy)),
           new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new TimeoutSignal()), timeoutMs);
+            timer = setTimeout(() => reject(new TimeoutSignal()), limitMs);
             context.signal?.addEventListener('abort', () => reject(new TimeoutSignal('aborted')), { once: true });
           }),
         ]);
@@ -60,7 +62,7 @@ export function interceptorTransport(interceptor: Interceptor, options: Intercep
         return checked.ok ? { ok: true, response: checked.value } : { ok: false, failure: checked.failure };
       } catch (error) {
         if (error instanceof TimeoutSignal) {
-          return { ok: false, failure: { code: 'timeout', message: error.message === 'aborted' ? 'interceptor aborted' : `interceptor did not answer within ${timeoutMs} ms` } };
+          return { ok: false, failure: { code: 'timeout', message: error.message === 'aborted' ? 'interceptor aborted' : `interceptor did not answer within ${limitMs} ms` } };
         }
         const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
         return { ok: false, failure: { code: 'interceptor_error', message: `interceptor threw ${detail}` } };

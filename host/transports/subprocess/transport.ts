@@ -37,7 +37,10 @@ export function subprocessTransport(options: SubprocessOptions): Transport {
         const cwd = resolved.cwd ?? ((await isDirectory(request.workspace)) ? request.workspace : process.cwd());
         // Checked after the await too: close() may have run meanwhile, and must not miss a hook started after it.
         if (closed) return refused;
-        const hook = startHook(resolved, request, cwd, context.signal);
+        // A chain budget may leave the hook less than its own timeout: it gets whichever is shorter.
+        const deadline = context.deadline_ms;
+        const options = deadline !== undefined && deadline < resolved.timeout_ms ? { ...resolved, timeout_ms: Math.max(1, Math.ceil(deadline)) } : resolved;
+        const hook = startHook(options, request, cwd, context.signal);
         running.add(hook);
         try {
           return await hook.result;

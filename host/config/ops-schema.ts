@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { HookEvent } from '../contract/event.js';
+import { HookMode } from '../contract/mode.js';
+
+/*
+ * The config keys of the operations features — pinning, shadow mode, the chain budget and the audit
+ * stream — kept apart from schema.ts, which spreads them in, so each reads as one concept.
+ */
+
+/** A sha256 digest as 64 hex digits (either case; compared case-insensitively). */
+export const Sha256 = z
+  .string()
+  .regex(/^[0-9a-fA-F]{64}$/, 'must be a sha256 digest: 64 hexadecimal digits')
+  .describe(
+    'Pin: the sha256 of the component file, or of a command\'s script file (see the README: the first argv entry when it is a path, else the first later argument naming an existing file, else the program found on PATH). A mismatch fails the hook to load (load_failed) naming both digests. `basis-hooks pin` writes it.',
+  );
+
+/** Keys every hook has (spread into the common keys of schema.ts). */
+export const opsHookKeys = {
+  sha256: Sha256.optional(),
+  mode: HookMode.optional().describe(
+    'enforce (default): the hook\'s decisions take effect. shadow: it runs and its decision is recorded (trail, audit stream, marked shadow) but never changes the outcome, and its failures never deny.',
+  ),
+};
+
+/** The whole chain's deadline per event. */
+export const BudgetConfig = z
+  .strictObject(
+    Object.fromEntries(
+      HookEvent.options.map((event) => [event, z.int().positive().max(2 ** 31 - 1).optional().describe(`Deadline in ms for the whole ${event} chain.`)]),
+    ) as Record<HookEvent, z.ZodOptional<z.ZodInt>>,
+  )
+  .describe(
+    'The whole chain\'s deadline per event, in ms. Each hook gets min(its timeout_ms, what is left); a hook whose turn comes after the budget is spent fails budget_exhausted under its own on_failure.',
+  );
+export type BudgetConfig = z.infer<typeof BudgetConfig>;
+
+/** Top-level keys (spread into the config object of schema.ts). */
+export const opsConfigKeys = {
+  budget_ms: BudgetConfig.optional(),
+  audit: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Append the audit stream (JSON lines, audit_schema 1) to this file, relative to the config file.'),
+  audit_payloads: z
+    .boolean()
+    .optional()
+    .describe('Copy tool inputs and outputs into the audit stream (default false: they can hold secrets).'),
+};
+
+/**
+ * A shell command string has no single script file to pin: refuse `sha256` on one rather than pin
+ * something that is not what runs. Runs on the whole config (even when other parts are invalid, so
+ * one pass reports every problem): the value may be anything, and is read defensively.
+ */
+export function checkPinnableCommands(config: unknown, ctx: z.RefinementCtx): void {
+  const hooks: unknown = (config as { hooks?: unknown } | null)?.hooks;
+  if (!Array.isArray(hooks)) return;
+  hooks.forEach((hook: unknown, index) => {
+    const { command, sha256 } = (hook ?? {}) as { command?: unknown; sha256?: unknown };
+    if (typeof command === 'string' && sha256 !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['hooks', index, 'sha256'],
+        message: 'a shell command string has no single script file to pin; give the command as an argv array (["sh", "hooks/x.sh"])',
+        input: sha256,
+      });
+    }
+  });
+}

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { HookEvent } from './event.js';
+import { FailurePolicy, HookFailure } from './failure.js';
+import { JsonValue } from './json.js';
+import { HookDecision } from './response.js';
+
+/**
+ * Version of the audit stream's shape. Bumped when a change would break a reader of the current
+ * one; fields may be added within a version (readers ignore what they do not know).
+ */
+export const AUDIT_SCHEMA_VERSION = 1 as const;
+
+/*
+ * Events are plain (non-strict) objects: a reader written against version 1 keeps reading a stream
+ * that later gained fields, as hooks do with responses. Field names match the request and the
+ * trail, so a hook, a trail and a stream consumer describe a tool call the same way.
+ */
+const base = {
+  audit_schema: z.literal(AUDIT_SCHEMA_VERSION),
+  /** When the event happened (ISO 8601, UTC, milliseconds). */
+  time: z.string(),
+  event: HookEvent,
+  workspace: z.string(),
+  agent_id: z.string(),
+  tool_call_id: z.string(),
+  tool_name: z.string(),
+};
+
+/**
+ * Payloads — the tool's input and output — are in the stream only when the operator asked
+ * (`audit_payloads: true`): they can hold secrets.
+ */
+const payload = {
+  input: JsonValue.optional(),
+  output: JsonValue.optional(),
+  is_error: z.boolean().optional(),
+};
+
+/** A chain began: which hooks were selected for the call (enforcing and shadow), under which budget. */
+export const ChainStarted = z.object({
+  ...base,
+  type: z.literal('chain_started'),
+  /** The hooks selected for this call, in the order they run. */
+  hooks: z.array(z.string()),
+  /** The event's budget, when the chain has one. */
+  budget_ms: z.number().positive().optional(),
+  ...payload,
+});
+export type ChainStarted = z.infer<typeof ChainStarted>;
+
+/**
+ * One hook decided (or failed). Like a trail entry: `decision` is what took effect — for a failed
+ * hook its policy's (`policy` says so); for a shadow hook what it would have done. With payloads,
+ * `input` / `output` / `is_error` are the rewrite a modify or replace made (or proposed).
+ */
+export const HookDecided = z.object({
+  ...base,
+  type: z.literal('hook_decided'),
+  hook: z.string(),
+  decision: HookDecision,
+  reason: z.string().optional(),
+  failure: HookFailure.optional(),
+  policy: FailurePolicy.optional(),
+  /** Wall-clock time the hook took, in ms. */
+  ms: z.number().nonnegative(),
+  shadow: z.boolean(),
+  /** What was left of the chain's budget when the hook started, when there is one. */
+  budget_left_ms: z.number().optional(),
+  ...payload,
+});
+export type HookDecided = z.infer<typeof HookDecided>;
+
+/**
+ * The chain's verdict. Before the call: `allow` (with `modified`) or `deny` (with the `reason` the
+ * model is told). After it: `allow` (with `replaced`) or `deny` (the model is shown `reason` as an
+ * error). With payloads: the final input, or output and error flag.
+ */
+export const ChainDecided = z.object({
+  ...base,
+  type: z.literal('chain_decided'),
+  decision: z.enum(['allow', 'deny']),
+  reason: z.string().optional(),
+  /** pre_tool_use: whether a hook rewrote the input. */
+  modified: z.boolean().optional(),
+  /** post_tool_use: whether a hook replaced the output. */
+  replaced: z.boolean().optional(),
+  /** Wall-clock time the whole chain took, in ms (shadow hooks still running excluded). */
+  ms: z.number().nonnegative(),
+  ...payload,
+});
+export type ChainDecided = z.infer<typeof ChainDecided>;
+
+/**
+ * One event of the audit stream (`audit_schema: 1`): `chain_started`, then one `hook_decided` per
+ * hook that ran, then `chain_decided`. A shadow hook still running when the chain decided reports
+ * its `hook_decided` when it answers, after the `chain_decided` of its call.
+ *
+ * @example
+ * {"audit_schema":1,"time":"2026-01-01T00:00:00.000Z","type":"hook_decided","event":"pre_tool_use",
+ *  "workspace":"/repo","agent_id":"agent-1","tool_call_id":"call-1","tool_name":"shell",
+ *  "hook":"guard","decision":"deny","reason":"force-push","ms":0.012,"shadow":false}
+ */
+export const AuditEvent = z.discriminatedUnion('type', [ChainStarted, HookDecided, ChainDecided]);
+export type AuditEvent = z.infer<typeof AuditEvent>;

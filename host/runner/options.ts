@@ -1,0 +1,33 @@
+import type { JsonValue } from '../contract/json.js';
+import type { AuditOptions } from './audit.js';
+import type { ChainBudgets } from './budget.js';
+
+/** Options of a {@link HookRunner}: the chain's budget per event and its audit stream. */
+export interface RunnerOptions extends AuditOptions {
+  /**
+   * The whole chain's deadline per event, in ms. Each hook gets `min(its timeout_ms, what is left)`;
+   * a hook whose turn comes after the budget is spent fails `budget_exhausted` under its own
+   * `on_failure`. An event left out has no budget.
+   */
+  readonly budget_ms?: ChainBudgets | undefined;
+}
+
+/** Options for one run of the chain. */
+export interface RunOptions {
+  /** Abort to stop the hook that is running (the call then fails closed or open by policy). */
+  readonly signal?: AbortSignal;
+  /** This call's budget in ms, instead of the runner's for its event. */
+  readonly budget_ms?: number;
+  /**
+   * Wait for every shadow hook before resolving, so the outcome's trail has all of them (default
+   * false: the enforced path never waits for a shadow; see {@link ChainTrail}).
+   */
+  readonly wait_for_shadows?: boolean;
+  /**
+   * What the tool accepts, checked against every `modify` as it is answered (e.g. the tool's input
+   * schema, known to the runtime but not to the chain). Return `undefined` to accept, or a sentence
+   * saying what is wrong: the rewrite is then that hook's failure (`malformed_response`) under its
+   * `on_failure`, so a later hook never sees it and the tool never runs with it.
+   */
+  readonly checkInput?: (input: JsonValue) => string | undefined | Promise<string | undefined>;
+}

@@ -1,0 +1,66 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { TrailEntry } from '../contract/outcome.js';
+
+/**
+ * The trail of one chain, with room for its shadow hooks.
+ *
+ * Shadow hooks run **concurrently** with the enforced path: each is started at its declared position
+ * with a snapshot of the state the next enforcing hook sees (the input as rewritten so far; the
+ * output as replaced so far), and the chain goes on without waiting for it. So a shadow hook that
+ * fails — even one that hangs until its timeout — costs the enforced path nothing; an in-thread one
+ * (an interceptor, a metered component) still spends its own CPU time on the caller's thread.
+ *
+ * Its trail entry takes its declared position. When the chain ends, the entries of the shadows that
+ * have answered are in the outcome's trail: those that answer at once (in-thread hooks) always are,
+ * because the end of the chain lets already-settled work land (at most one event-loop turn, and
+ * only while a shadow is still running). A shadow still running then (a subprocess, a worker) is
+ * recorded in the audit stream when it answers, after its call's `chain_decided`; `wait_for_shadows`
+ * makes the outcome wait for every shadow instead.
+ */
+export class ChainTrail {
+  /** Entries in declared order; a hole is a shadow that has not answered yet. */
+  readonly #slots: Array<TrailEntry | undefined> = [];
+  #shadows: Promise<void>[] | undefined;
+  /** Shadows that have not answered yet. */
+  #pending = 0;
+
+  /** Record an enforcing hook's entry. */
+  push(entry: TrailEntry): void {
+    this.#slots.push(entry);
+  }
+
+  /**
+   * Reserve a shadow's position; its entry lands there when `run` settles (and `onEntry` sees it,
+   * whenever that is). Returns the promise of that landing, which never rejects.
+   */
+  shadow(run: Promise<TrailEntry>, onEntry: (entry: TrailEntry) => void): Promise<void> {
+    const index = this.#slots.push(undefined) - 1;
+    this.#pending += 1;
+    const landed = run.then((entry) => {
+      this.#pending -= 1;
+      this.#slots[index] = entry;
+      onEntry(entry);
+    });
+    (this.#shadows ??= []).push(landed);
+    return landed;
+  }
+
+  /** The trail as it stands (a copy when shadows took part, so late answers never change a returned outcome). */
+  entries(): TrailEntry[] {
+    if (this.#shadows === undefined) return this.#slots as TrailEntry[];
+    return this.#slots.filter((entry): entry is TrailEntry => entry !== undefined);
+  }
+
+  /** Whether a shadow hook took part (then the chain's end must {@link settle}). */
+  get hasShadows(): boolean {
+    return this.#shadows !== undefined;
+  }
+
+  /** Let shadows that have answered land; with `wait`, wait for every one. */
+  async settle(wait: boolean): Promise<void> {
+    const shadows = this.#shadows;
+    if (shadows === undefined || this.#pending === 0) return;
+    const all = Promise.all(shadows);
+    await (wait ? all : Promise.race([all, nextTurn()]));
+  }
+}
