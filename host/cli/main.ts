@@ -9,11 +9,12 @@ import { buildCommand } from './commands/build.js';
 import { checkCommand } from './commands/check.js';
 import { initCommand } from './commands/init.js';
 import { inspectCommand } from './commands/inspect.js';
+import { mcpCommand } from './commands/mcp.js';
 import { runCommand } from './commands/run.js';
 import { testCommand } from './commands/test.js';
 import { flush } from './io.js';
 
-const COMMANDS: readonly Command[] = [runCommand, checkCommand, initCommand, buildCommand, testCommand, inspectCommand];
+const COMMANDS: readonly Command[] = [runCommand, checkCommand, initCommand, buildCommand, testCommand, inspectCommand, mcpCommand];
 
 const USAGE = `Usage: basis-hooks <command> [options]
 
