@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { EXIT_OK, EXIT_USAGE, type Command } from './command.js';
 import { buildCommand } from './commands/build.js';
 import { checkCommand } from './commands/check.js';
+import { claudeCodeCommand } from './commands/claude-code.js';
 import { initCommand } from './commands/init.js';
 import { inspectCommand } from './commands/inspect.js';
 import { mcpCommand } from './commands/mcp.js';
@@ -14,14 +15,14 @@ import { runCommand } from './commands/run.js';
 import { testCommand } from './commands/test.js';
 import { flush } from './io.js';
 
-const COMMANDS: readonly Command[] = [runCommand, checkCommand, initCommand, buildCommand, testCommand, inspectCommand, mcpCommand];
+const COMMANDS: readonly Command[] = [runCommand, checkCommand, initCommand, buildCommand, testCommand, inspectCommand, mcpCommand, claudeCodeCommand];
 
 const USAGE = `Usage: basis-hooks <command> [options]
 
 Run hooks that see every tool call of an agent runtime and allow, deny, modify or replace it.
 
 Commands:
-${COMMANDS.map((c) => `  ${c.name.padEnd(8)}${c.summary}`).join('\n')}
+${COMMANDS.map((c) => `  ${c.name.padEnd(12)}${c.summary}`).join('\n')}
 
 Options:
   -h, --help      show this help (or "basis-hooks <command> --help")

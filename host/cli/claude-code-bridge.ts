@@ -1,0 +1,133 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRunner } from '../config/create-runner.js';
+import { loadConfig } from '../config/load.js';
+import type { HooksConfig } from '../config/schema.js';
+import { isBasisHooksError } from '../errors/basis-hooks-error.js';
+import { ClaudeCodeBridge, oneLine } from '../integrations/claude-code/bridge.js';
+import { serveClaudeCode } from '../integrations/claude-code/http.js';
+import { settingsFor, shellQuote, type BridgeEndpoint } from '../integrations/claude-code/settings.js';
+import type { HookRunner } from '../runner/runner.js';
+import { EXIT_OK, EXIT_USAGE } from './command.js';
+import { readStdin, write } from './io.js';
+
+export { DEFAULT_HOST } from '../integrations/claude-code/http.js';
+
+/** Claude Code's "block" exit status: the one failure it does not treat as "proceed". */
+export const EXIT_BLOCK = 2;
+
+const PREFIX = 'basis-hooks claude-code:';
+
+function describe(error: unknown): string {
+  if (isBasisHooksError(error)) return error.name === 'ConfigError' ? error.message : `${error.code}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Block the call: one line on stderr (Claude Code shows it), exit 2. */
+function block(reason: string): number {
+  process.stderr.write(`${PREFIX} ${oneLine(reason)}\n`);
+  return EXIT_BLOCK;
+}
+
+async function loadRunner(configFile: string): Promise<HookRunner> {
+  return createRunner(await loadConfig(configFile));
+}
+
+/**
+ * One event: stdin in, the answer out. Every way this can go wrong ends in exit 2 — a crash Node
+ * would report as exit 1 included, since Claude Code lets the call proceed on any status but 2.
+ */
+export async function runOnce(options: { readonly configFile: string; readonly approveRewrites: boolean }): Promise<number> {
+  const crash = (error: unknown): void => {
+    process.stderr.write(`${PREFIX} internal error: ${oneLine(describe(error))}\n`);
+    process.exit(EXIT_BLOCK);
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
+  // Read the event while the hooks load.
+  const input = readStdin();
+  input.catch(() => undefined);
+  let runner: HookRunner;
+  try {
+    runner = await loadRunner(options.configFile);
+  } catch (error) {
+    return block(describe(error));
+  }
+  const bridge = new ClaudeCodeBridge(runner, { approveRewrites: options.approveRewrites });
+  const interrupt = new AbortController();
+  const onSignal = (): void => interrupt.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const answer = await bridge.handle(await input, interrupt.signal);
+    if (answer.kind === 'blocked') return block(answer.reason);
+    if (answer.output !== undefined) await write(process.stdout, `${JSON.stringify(answer.output)}\n`);
+    return EXIT_OK;
+  } catch (error) {
+    return block(`internal error: ${describe(error)}`);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await bridge.close();
+  }
+}
+
+/** Serve Claude Code's http hooks until SIGINT/SIGTERM. */
+export async function serveHttp(options: { readonly configFile: string; readonly port: number; readonly host: string; readonly approveRewrites: boolean }): Promise<number> {
+  let runner: HookRunner;
+  try {
+    runner = await loadRunner(options.configFile);
+  } catch (error) {
+    process.stderr.write(`${PREFIX} ${describe(error)}\n`);
+    return EXIT_USAGE;
+  }
+  const bridge = new ClaudeCodeBridge(runner, { approveRewrites: options.approveRewrites });
+  let http;
+  try {
+    http = await serveClaudeCode(bridge, { port: options.port, host: options.host });
+  } catch (error) {
+    await bridge.close();
+    process.stderr.write(`${PREFIX} cannot listen on ${options.host}:${options.port}: ${describe(error)}\n`);
+    return EXIT_USAGE;
+  }
+  process.stderr.write(`${PREFIX} listening on ${http.url}\n`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await http.close();
+  await bridge.close();
+  return EXIT_OK;
+}
+
+/** The CLI that is running, by absolute path (dist/cli/main.js). */
+function cliPath(): string {
+  return fileURLToPath(new URL('./main.js', import.meta.url));
+}
+
+/** Print the `.claude/settings.json` `hooks` block for a config. */
+export async function printSettings(options: {
+  readonly configFile: string;
+  readonly http?: { readonly port: number; readonly host: string };
+  readonly command?: string;
+  readonly approveRewrites: boolean;
+}): Promise<number> {
+  let config: HooksConfig;
+  try {
+    config = await loadConfig(options.configFile);
+  } catch (error) {
+    process.stderr.write(`${PREFIX} ${describe(error)}\n`);
+    return EXIT_USAGE;
+  }
+  let endpoint: BridgeEndpoint;
+  if (options.http !== undefined) {
+    const host = options.http.host.includes(':') ? `[${options.http.host}]` : options.http.host;
+    endpoint = { type: 'http', url: `http://${host}:${options.http.port}/` };
+  } else {
+    const prefix = options.command ?? `${shellQuote(process.execPath)} ${shellQuote(cliPath())}`;
+    const flags = options.approveRewrites ? ' --approve-rewrites' : '';
+    endpoint = { type: 'command', command: `${prefix} claude-code --config ${shellQuote(path.resolve(options.configFile))}${flags}` };
+  }
+  await write(process.stdout, `${JSON.stringify(settingsFor(config, endpoint), null, 2)}\n`);
+  return EXIT_OK;
+}
