@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRunner } from '../config/create-runner.js';
@@ -5,13 +6,18 @@ import { loadConfig } from '../config/load.js';
 import type { HooksConfig } from '../config/schema.js';
 import { isBasisHooksError } from '../errors/basis-hooks-error.js';
 import { ClaudeCodeBridge, oneLine } from '../integrations/claude-code/bridge.js';
-import { serveClaudeCode } from '../integrations/claude-code/http.js';
-import { settingsFor, shellQuote, type BridgeEndpoint } from '../integrations/claude-code/settings.js';
+import type { BridgeEndpoint } from '../integrations/claude-code/settings.js';
 import type { HookRunner } from '../runner/runner.js';
 import { EXIT_OK, EXIT_USAGE } from './command.js';
 import { readStdin, write } from './io.js';
 
-export { DEFAULT_HOST } from '../integrations/claude-code/http.js';
+/*
+ * A process per tool call: what runOnce needs is imported here, the HTTP server and the settings
+ * printer only by the modes that use them.
+ */
+
+/** The default address of --http (loopback). */
+export const DEFAULT_HOST = '127.0.0.1';
 
 /** Claude Code's "block" exit status: the one failure it does not treat as "proceed". */
 export const EXIT_BLOCK = 2;
@@ -82,6 +88,7 @@ export async function serveHttp(options: { readonly configFile: string; readonly
     return EXIT_USAGE;
   }
   const bridge = new ClaudeCodeBridge(runner, { approveRewrites: options.approveRewrites });
+  const { serveClaudeCode } = await import('../integrations/claude-code/http.js');
   let http;
   try {
     http = await serveClaudeCode(bridge, { port: options.port, host: options.host });
@@ -100,9 +107,22 @@ export async function serveHttp(options: { readonly configFile: string; readonly
   return EXIT_OK;
 }
 
-/** The CLI that is running, by absolute path (dist/cli/main.js). */
-function cliPath(): string {
-  return fileURLToPath(new URL('./main.js', import.meta.url));
+/**
+ * How Claude Code should start the bridge: the bundled entry (dist/cli/claude-code/main.js, the
+ * fastest start) when the build made it, else the full CLI. Found from the package root, since this
+ * module runs both from dist/cli/ and from inside that bundle.
+ */
+function defaultInvocation(quote: (arg: string) => string): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(path.join(dir, 'package.json')) && existsSync(path.join(dir, 'dist', 'cli', 'main.js'))) break;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('cannot find the basis-hooks package around this module');
+    dir = parent;
+  }
+  const node = quote(process.execPath);
+  const fast = path.join(dir, 'dist', 'cli', 'claude-code', 'main.js');
+  return existsSync(fast) ? `${node} ${quote(fast)}` : `${node} ${quote(path.join(dir, 'dist', 'cli', 'main.js'))} claude-code`;
 }
 
 /** Print the `.claude/settings.json` `hooks` block for a config. */
@@ -119,14 +139,16 @@ export async function printSettings(options: {
     process.stderr.write(`${PREFIX} ${describe(error)}\n`);
     return EXIT_USAGE;
   }
+  const { settingsFor, shellQuote } = await import('../integrations/claude-code/settings.js');
   let endpoint: BridgeEndpoint;
   if (options.http !== undefined) {
     const host = options.http.host.includes(':') ? `[${options.http.host}]` : options.http.host;
     endpoint = { type: 'http', url: `http://${host}:${options.http.port}/` };
   } else {
-    const prefix = options.command ?? `${shellQuote(process.execPath)} ${shellQuote(cliPath())}`;
+    // --command names basis-hooks itself (e.g. "npx basis-hooks"): the subcommand follows it.
+    const prefix = options.command === undefined ? defaultInvocation(shellQuote) : `${options.command} claude-code`;
     const flags = options.approveRewrites ? ' --approve-rewrites' : '';
-    endpoint = { type: 'command', command: `${prefix} claude-code --config ${shellQuote(path.resolve(options.configFile))}${flags}` };
+    endpoint = { type: 'command', command: `${prefix} --config ${shellQuote(path.resolve(options.configFile))}${flags}` };
   }
   await write(process.stdout, `${JSON.stringify(settingsFor(config, endpoint), null, 2)}\n`);
   return EXIT_OK;

@@ -28,6 +28,9 @@ Exit status: 0 with the answer on stdout; 2 when the call must be blocked and th
 say why (the reason on stderr).
 `;
 
+/** Claude Code's "block" exit status: the one failure it does not treat as "proceed". */
+const EXIT_BLOCK = 2;
+
 /** `basis-hooks claude-code`: the chain as a Claude Code command or HTTP hook. */
 export const claudeCodeCommand: Command = {
   name: 'claude-code',
@@ -56,6 +59,16 @@ export const claudeCodeCommand: Command = {
     if (values.command !== undefined && values['print-settings'] !== true) return usageError(this, '--command goes with --print-settings');
     if (values.command !== undefined && values.http === true) return usageError(this, '--command is for command hooks; an http hook is reached by its URL');
     const approveRewrites = values['approve-rewrites'] === true;
+    if (values['print-settings'] !== true && values.http !== true) {
+      // Claude Code lets the call proceed on any exit status but 2: nothing may escape as a crash.
+      try {
+        const { runOnce } = await import('../claude-code-bridge.js');
+        return await runOnce({ configFile: values.config, approveRewrites });
+      } catch (error) {
+        process.stderr.write(`basis-hooks claude-code: internal error: ${error instanceof Error ? error.message : String(error)}\n`.replace(/\n(?!$)/g, ' '));
+        return EXIT_BLOCK;
+      }
+    }
     const bridge = await import('../claude-code-bridge.js');
     if (values['print-settings'] === true) {
       return bridge.printSettings({
@@ -65,9 +78,6 @@ export const claudeCodeCommand: Command = {
         approveRewrites,
       });
     }
-    if (values.http === true && port !== undefined) {
-      return bridge.serveHttp({ configFile: values.config, port, host: values.host ?? bridge.DEFAULT_HOST, approveRewrites });
-    }
-    return bridge.runOnce({ configFile: values.config, approveRewrites });
+    return bridge.serveHttp({ configFile: values.config, port: port ?? 0, host: values.host ?? bridge.DEFAULT_HOST, approveRewrites });
   },
 };

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { HookCall } from '../../contract/call.js';
 import { describeIssues, formatIssues } from '../../contract/issues.js';
 import { ClaudeCodeToolEvent, ClaudeCodeToolInput } from '../../transports/subprocess/dialect/claude-code/protocol.js';
@@ -32,7 +31,7 @@ export function readEvent(text: string): ReadEvent {
   const common = {
     workspace: input.cwd,
     agent_id: input.session_id,
-    tool_call_id: input.tool_use_id !== undefined && input.tool_use_id !== '' ? input.tool_use_id : `claude-code-${randomUUID()}`,
+    tool_call_id: input.tool_use_id !== undefined && input.tool_use_id !== '' ? input.tool_use_id : `claude-code-${process.pid}-${Date.now()}`,
     tool_name: input.tool_name,
     input: input.tool_input,
   };

@@ -12,7 +12,7 @@ export interface HttpOptions {
 }
 
 /** The default loopback address. */
-export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_HOST = '127.0.0.1' as const;
 const DEFAULT_MAX_BODY = 64 * 1024 * 1024;
 
 /**

@@ -42,10 +42,17 @@ interface Run {
   readonly stderr: string;
 }
 
+/** The bundled entry `--print-settings` points Claude Code at (the build makes it from the same sources). */
+const FAST_ENTRY = path.join(ROOT, 'dist', 'cli', 'claude-code', 'main.js');
+
 /** Run the CLI with `stdin`, as Claude Code does. */
 function cli(args: readonly string[], stdin: string): Promise<Run> {
+  return run([CLI, ...args], stdin);
+}
+
+function run(argv: readonly string[], stdin: string): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...argv], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -181,6 +188,28 @@ describe('claude-code: it never fails open', () => {
   });
 });
 
+describe('claude-code: the bundled entry (dist/cli/claude-code/main.js)', () => {
+  it('answers as the CLI does: allow, a metered component\'s deny, a worker-isolated one\'s, a Claude Code script\'s', async () => {
+    expect(await run([FAST_ENTRY, '--config', config], preEvent('Bash', { command: 'ls' }))).toEqual({ code: 0, stdout: '', stderr: '' });
+    const event = preEvent('Bash', { command: 'git push --force origin main' });
+    const metered = await run([FAST_ENTRY, '--config', config], event);
+    expect(metered.stdout).toBe((await cli(['claude-code', '--config', config], event)).stdout);
+    expect(JSON.parse(metered.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    const worker = await writeConfig('worker.json', [{ name: 'force-push', event: 'pre_tool_use', component: GUARD, isolation: 'worker' }]);
+    expect(JSON.parse((await run([FAST_ENTRY, '--config', worker], event)).stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    expect(JSON.parse((await run([FAST_ENTRY, '--config', config], preEvent('Bash', { command: 'rm -rf /' }))).stdout)).toMatchObject({
+      hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/^Blocked/) },
+    });
+  });
+
+  it('blocks with exit 2 when it cannot run the chain', async () => {
+    const missing = await run([FAST_ENTRY, '--config', path.join(dir, 'nope.json')], preEvent('Bash', { command: 'ls' }));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^basis-hooks claude-code: .*file not found\n$/);
+    expect((await run([FAST_ENTRY, '--config', config], 'garbage')).code).toBe(2);
+  });
+});
+
 describe('claude-code --print-settings', () => {
   it('prints the hooks block whose command, run as Claude Code runs it, answers like the bridge', async () => {
     const run = await cli(['claude-code', '--config', config, '--print-settings'], '');
@@ -210,5 +239,8 @@ describe('claude-code --print-settings', () => {
     expect(http.hooks.PreToolUse[0]?.hooks[0]).toMatchObject({ type: 'http', url: 'http://127.0.0.1:8787/' });
     const custom = JSON.parse((await cli(['claude-code', '--config', config, '--print-settings', '--command', 'npx basis-hooks'], '')).stdout) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
     expect(custom.hooks.PreToolUse[0]?.hooks[0]?.command).toBe(`npx basis-hooks claude-code --config ${config}`);
+    // By default: this node and the bundled entry, by absolute path.
+    const plain = JSON.parse((await cli(['claude-code', '--config', config, '--print-settings'], '')).stdout) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
+    expect(plain.hooks.PreToolUse[0]?.hooks[0]?.command).toBe(`${process.execPath} ${FAST_ENTRY} --config ${config}`);
   });
 });
