@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { isDirectory } from '../transports/subprocess/check.js';
 import { createRunner } from '../config/create-runner.js';
 import { loadConfig } from '../config/load.js';
@@ -22,8 +23,10 @@ const SIGNAL_STATUS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
  * The body of `basis-hooks mcp`: load the hooks (components included) before anything starts — a
  * gate that is not armed must not pass traffic — then start the server and relay until one side ends.
  */
-export async function runGateway(invocation: GatewayInvocation): Promise<number> {
+export async function runGateway(request: GatewayInvocation): Promise<number> {
   const say = (line: string): void => void process.stderr.write(`basis-hooks mcp: ${line}\n`);
+  // Hooks run with the call's workspace as their cwd: it must not depend on ours.
+  const invocation = { ...request, workspace: path.resolve(request.workspace) };
   if (!(await isDirectory(invocation.workspace))) {
     say(`--workspace ${JSON.stringify(invocation.workspace)} is not a directory`);
     return EXIT_USAGE;
