@@ -98,6 +98,9 @@ export async function serveHttp(options: { readonly configFile: string; readonly
     return EXIT_USAGE;
   }
   process.stderr.write(`${PREFIX} listening on ${http.url}\n`);
+  if (!isLoopback(options.host)) {
+    process.stderr.write(`${PREFIX} warning: ${options.host} is not a loopback address: anyone who can reach it can ask these hooks for decisions\n`);
+  }
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
@@ -152,4 +155,8 @@ export async function printSettings(options: {
   }
   await write(process.stdout, `${JSON.stringify(settingsFor(config, endpoint), null, 2)}\n`);
   return EXIT_OK;
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }

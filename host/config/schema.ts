@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HookEvent } from '../contract/event.js';
 import { FailurePolicy } from '../contract/failure.js';
-import { DIALECT_NAMES } from '../transports/subprocess/dialect/index.js';
+import { DIALECT_NAMES } from '../transports/subprocess/dialect/names.js';
 
 /** The `hook_schema` versions this release reads. A config written for another version is refused, never guessed at. */
 export const SUPPORTED_HOOK_SCHEMAS = [1] as const;

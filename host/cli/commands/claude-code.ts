@@ -55,6 +55,7 @@ export const claudeCodeCommand: Command = {
       if (!/^\d+$/.test(values.port) || port > 65_535) return usageError(this, `--port must be a port number (0-65535), got ${JSON.stringify(values.port)}`);
     }
     if (values.http === true && port === undefined) return usageError(this, '--http needs --port <n>');
+    if (values.http === true && values['print-settings'] === true && port === 0) return usageError(this, '--print-settings needs the port Claude Code will reach (not 0)');
     if (values.http !== true && (port !== undefined || values.host !== undefined)) return usageError(this, '--port and --host go with --http');
     if (values.command !== undefined && values['print-settings'] !== true) return usageError(this, '--command goes with --print-settings');
     if (values.command !== undefined && values.http === true) return usageError(this, '--command is for command hooks; an http hook is reached by its URL');

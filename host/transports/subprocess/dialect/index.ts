@@ -3,6 +3,7 @@ import type { HookRequest } from '../../../contract/request.js';
 import type { HookResponse } from '../../../contract/response.js';
 import { basisDialect } from './basis.js';
 import { claudeCodeDialect } from './claude-code/dialect.js';
+import type { DialectName } from './names.js';
 
 /** How a hook process ended on its own (not stopped by the host, stdout within its cap). */
 export interface ProcessExit {
@@ -39,9 +40,7 @@ export interface Dialect {
   decide(finished: Finished): Decoded<HookResponse>;
 }
 
-/** `basis`: the basis hook wire contract. `claude-code`: Claude Code's command-hook protocol. */
-export const DIALECT_NAMES = ['basis', 'claude-code'] as const;
-export type DialectName = (typeof DIALECT_NAMES)[number];
+export { DIALECT_NAMES, type DialectName } from './names.js';
 
 /** The dialect of that name. */
 export function dialectFor(name: DialectName): Dialect {
