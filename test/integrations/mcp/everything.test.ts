@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { childrenOf, connect, connectDirect, EVERYTHING, EXITING_SERVER, eventually, groupMembers, type Connected } from '../../helpers/mcp.js';
+import { ensureGuestsBuilt, ROOT, watGuest } from '../../helpers/guests.js';
 import { tempDir } from '../../helpers/temp.js';
 
 /*
@@ -171,6 +172,37 @@ describe('mcp gateway ↔ server-everything: hooks and concurrency', () => {
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => via.client.callTool({ name: 'get-sum', arguments: { a: i, b: 1000 } })));
     results.forEach((result, i) => expect(text(result)).toBe(`The sum of ${i} and 1000 is ${i + 1000}.`));
     expect((await readdir(barrier)).length).toBe(50);
+  });
+
+  it('a hook sees the call as mapped: name, arguments, the JSON-RPC id, the client\'s name, the workspace', async () => {
+    const dir = await tempDir();
+    const config = await configWith([
+      {
+        name: 'show',
+        event: 'pre_tool_use',
+        command: [process.execPath, '-e', 'const r = JSON.parse(require("fs").readFileSync(0, "utf8")); process.stdout.write(JSON.stringify({ decision: "deny", reason: JSON.stringify(r) }))'],
+      },
+    ]);
+    const via = await track(connect(config, EVERYTHING, { flags: ['--workspace', dir] }));
+    const seen = JSON.parse(text(await via.client.callTool({ name: 'echo', arguments: { message: 'hi' } }))) as Record<string, unknown>;
+    expect(seen).toEqual({ hook_schema: 1, event: 'pre_tool_use', workspace: dir, agent_id: 'basis-test-client', tool_call_id: expect.stringMatching(/^\d+$/), tool_name: 'echo', input: { message: 'hi' } });
+    const named = await track(connect(config, EVERYTHING, { flags: ['--agent-id', 'agent-7'] }));
+    const withId = JSON.parse(text(await named.client.callTool({ name: 'get-sum', arguments: {} }))) as Record<string, unknown>;
+    expect(withId).toMatchObject({ agent_id: 'agent-7', workspace: ROOT, input: {} }); // default workspace: the gateway's cwd
+  });
+
+  it('what hooks write (a sandboxed guest\'s stdout and stderr, a subprocess\'s stderr) reaches neither the protocol stream nor stderr', async () => {
+    await ensureGuestsBuilt('wat', [watGuest('stdio')]);
+    const config = await configWith([
+      { name: 'noisy-guest', event: 'pre_tool_use', component: watGuest('stdio') },
+      { name: 'noisy-process', event: 'post_tool_use', command: `cat >/dev/null; echo 'stderr junk' >&2; echo '{"decision":"allow"}'` },
+    ]);
+    const via = await track(connect(config, EVERYTHING));
+    expect(text(await via.client.callTool({ name: 'echo', arguments: { message: 'quiet' } }))).toBe('Echo: quiet');
+    expect(via.gateway.garbage).toEqual([]);
+    expect(via.clientErrors).toEqual([]);
+    expect(via.gateway.stderr).not.toContain('hello from the guest');
+    expect(via.gateway.stderr).not.toContain('stderr junk');
   });
 
   it('a denied call is answered with isError and the reason; the next call works', async () => {
