@@ -28,10 +28,12 @@ import {
   type RunState,
   type Plan,
 } from './bench/cases.js';
+import { benchClaudeCode, claudeCodeReport } from './bench/claude-code.js';
 import { coldLibrary, coldStart } from './bench/cold.js';
 import { benchFrameworks, frameworksReport } from './bench/frameworks.js';
 import { COLD_START_GUESTS, ROOT, guestById } from './bench/guests.js';
 import { computeRatios } from './bench/ratios.js';
+import { benchMcp, mcpReport } from './bench/mcp.js';
 import { markdownReport, textReport } from './bench/report.js';
 import { BenchResultSchema, type BenchResult } from './bench/result.js';
 import { round } from './bench/stats.js';
@@ -143,7 +145,9 @@ async function main(): Promise<void> {
     await writeFile(out, `${JSON.stringify(result, null, 2)}\n`);
     progress(`wrote ${out}`);
   }
-  const human = `${textReport(result)}${values.markdown === true ? `\n${markdownReport(result)}` : ''}`;
+  // The clients (MCP gateway, Claude Code bridge) report beside the main result, not in its JSON.
+  const clients = values.from === undefined ? `\n${mcpReport(await benchMcp(values.quick === true, progress))}\n${claudeCodeReport(await benchClaudeCode(values.quick === true, progress))}` : '';
+  const human = `${textReport(result)}${values.markdown === true ? `\n${markdownReport(result)}` : ''}${clients}`;
   if (values.json === true) {
     process.stderr.write(human);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

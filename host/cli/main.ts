@@ -8,21 +8,23 @@ import { EXIT_OK, EXIT_USAGE, usageHint, type Command } from './command.js';
 import { auditCommand } from './commands/audit.js';
 import { buildCommand } from './commands/build.js';
 import { checkCommand } from './commands/check.js';
+import { claudeCodeCommand } from './commands/claude-code.js';
 import { initCommand } from './commands/init.js';
 import { inspectCommand } from './commands/inspect.js';
 import { pinCommand } from './commands/pin.js';
+import { mcpCommand } from './commands/mcp.js';
 import { runCommand } from './commands/run.js';
 import { testCommand } from './commands/test.js';
 import { flush } from './io.js';
 
-const COMMANDS: readonly Command[] = [runCommand, checkCommand, initCommand, buildCommand, testCommand, inspectCommand, pinCommand, auditCommand];
+const COMMANDS: readonly Command[] = [runCommand, checkCommand, initCommand, buildCommand, testCommand, inspectCommand, pinCommand, auditCommand, mcpCommand, claudeCodeCommand];
 
 const USAGE = `Usage: basis-hooks <command> [options]
 
 Run hooks that see every tool call of an agent runtime and allow, deny, modify or replace it.
 
 Commands:
-${COMMANDS.map((c) => `  ${c.name.padEnd(8)}${c.summary}`).join('\n')}
+${COMMANDS.map((c) => `  ${c.name.padEnd(12)}${c.summary}`).join('\n')}
 
 Options:
   -h, --help      show this help (or "basis-hooks <command> --help")

@@ -4,6 +4,7 @@ import { FailurePolicy } from '../contract/failure.js';
 import { TOOL_GLOB_PATTERN, toolPatternProblem } from '../runner/matcher.js';
 import { MAX_TIMEOUT_MS } from '../transports/subprocess/options.js';
 import { checkPinnableCommands, opsConfigKeys, opsHookKeys } from './ops-schema.js';
+import { DIALECT_NAMES } from '../transports/subprocess/dialect/names.js';
 
 /** The `hook_schema` versions this release reads. A config written for another version is refused, never guessed at. */
 export const SUPPORTED_HOOK_SCHEMAS = [1] as const;
@@ -96,6 +97,12 @@ export const CommandHookConfig = z
     max_output_bytes: limit('Cap on the hook\'s stdout in bytes (default 1048576).').optional(),
     max_stderr_bytes: z.int().nonnegative().describe('Cap on the stderr kept for the trail in bytes (default 65536; 0 keeps none).').optional(),
     env: EnvMap.optional(),
+    dialect: z
+      .enum(DIALECT_NAMES)
+      .optional()
+      .describe(
+        'The protocol the hook speaks: basis (default; the basis wire contract) or claude-code (a Claude Code command hook: Claude Code\'s stdin JSON; exit 2 blocks with stderr as the reason; JSON permissionDecision/updatedInput/decision/updatedToolOutput; any other non-zero exit fails under on_failure).',
+      ),
   })
   .meta({ title: 'Command hook', description: 'A hook run as a subprocess: JSON request on stdin, JSON response on stdout.' });
 export type CommandHookConfig = z.infer<typeof CommandHookConfig>;

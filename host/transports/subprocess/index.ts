@@ -4,3 +4,4 @@
  */
 export { subprocessTransport } from './transport.js';
 export { SUBPROCESS_DEFAULTS, type SubprocessOptions } from './options.js';
+export { DIALECT_NAMES, type DialectName } from './dialect/index.js';

@@ -1,4 +1,5 @@
 import { OptionsError } from '../../errors/options-error.js';
+import { DIALECT_NAMES, dialectFor, type Dialect, type DialectName } from './dialect/index.js';
 
 /**
  * Options of a subprocess hook: a program that reads one JSON request on stdin and prints one JSON
@@ -18,6 +19,12 @@ export interface SubprocessOptions {
   readonly max_stderr_bytes?: number;
   /** Variables added to the inherited environment (they win over inherited ones). */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * The protocol the hook speaks (default `basis`, the basis wire contract). `claude-code`: the hook is
+   * a Claude Code command hook — it reads Claude Code's stdin JSON and answers with its exit code
+   * (2 = block) and JSON (`permissionDecision`, `updatedInput`, `decision: "block"`, `updatedToolOutput`).
+   */
+  readonly dialect?: DialectName;
 }
 
 /** The defaults applied to every option left out. */
@@ -45,6 +52,7 @@ export interface ResolvedSubprocessOptions {
   readonly max_output_bytes: number;
   readonly max_stderr_bytes: number;
   readonly env: Readonly<Record<string, string>>;
+  readonly dialect: Dialect;
 }
 
 /**
@@ -70,7 +78,11 @@ export function resolveSubprocessOptions(options: SubprocessOptions): ResolvedSu
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (typeof value !== 'string') throw invalid(launch, 'env', `env.${key} must be a string`);
   }
-  return { launch, cwd: options.cwd, timeout_ms, max_output_bytes, max_stderr_bytes, env: { ...options.env } };
+  const dialectName = options.dialect ?? 'basis';
+  if (!DIALECT_NAMES.includes(dialectName)) {
+    throw invalid(launch, 'dialect', `dialect must be one of ${DIALECT_NAMES.join(', ')}, got ${JSON.stringify(dialectName)}`);
+  }
+  return { launch, cwd: options.cwd, timeout_ms, max_output_bytes, max_stderr_bytes, env: { ...options.env }, dialect: dialectFor(dialectName) };
 }
 
 function toLaunch(command: string | readonly string[]): Launch {

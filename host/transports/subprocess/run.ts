@@ -2,10 +2,10 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { HookFailure } from '../../contract/failure.js';
 import type { HookRequest } from '../../contract/request.js';
-import { decodeResponse, encodeRequest } from '../../codec/wire.js';
 import type { HookLogs, InvokeResult } from '../../runner/transport.js';
 import { StderrCapture, StdoutCapture } from './capture.js';
 import { isDirectory } from './check.js';
+import { stderrExcerpt } from './dialect/basis.js';
 import type { ResolvedSubprocessOptions } from './options.js';
 import { signalGroup } from './process-group.js';
 
@@ -56,7 +56,7 @@ export function startHook(options: ResolvedSubprocessOptions, request: HookReque
     // detached: the hook leads its own process group, so one signal reaches all its descendants.
     child = spawn(launch.file, launch.args, {
       cwd,
-      env: { ...process.env, ...options.env },
+      env: { ...process.env, ...options.dialect.env?.(request), ...options.env },
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
@@ -108,11 +108,11 @@ export function startHook(options: ResolvedSubprocessOptions, request: HookReque
     if (stdout.overflowed) {
       return { ok: false, failure: failure('output_too_large', `hook ${launch.display} printed more than ${options.max_output_bytes} bytes on stdout; its process group was killed`), logs };
     }
-    if (exit === undefined || exit.code !== 0) {
-      const how = exit === undefined ? 'did not exit' : exit.signal !== null ? `was killed by signal ${exit.signal}` : `exited with code ${String(exit.code)}`;
-      return { ok: false, failure: failure('exit_nonzero', `hook ${launch.display} ${how}${stderrExcerpt(logs.stderr ?? '')}`), logs };
+    if (exit === undefined) {
+      return { ok: false, failure: failure('exit_nonzero', `hook ${launch.display} did not exit${stderrExcerpt(logs.stderr ?? '')}`), logs };
     }
-    const decoded = decodeResponse(stdout.bytes());
+    // How the exit status and stdout become an answer is the hook's protocol; the rest is the same for all.
+    const decoded = options.dialect.decide({ exit, stdout: stdout.bytes(), stderr: logs.stderr ?? '', request, display: launch.display });
     return decoded.ok ? { ok: true, response: decoded.value, logs } : { ok: false, failure: decoded.failure, logs };
   };
 
@@ -161,7 +161,7 @@ export function startHook(options: ResolvedSubprocessOptions, request: HookReque
 
   deadline = later(options.timeout_ms, () => stop('timeout'));
   signal?.addEventListener('abort', onAbort, { once: true });
-  child.stdin.end(encodeRequest(request));
+  child.stdin.end(options.dialect.encode(request));
 
   return { result, stop };
 }
@@ -208,11 +208,4 @@ function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const code = (error as NodeJS.ErrnoException).code;
   return code === 'ENOENT' ? 'not found (ENOENT)' : code === 'EACCES' ? 'not executable (EACCES)' : error.message;
-}
-
-function stderrExcerpt(text: string): string {
-  const trimmed = text.trim();
-  if (trimmed === '') return '';
-  const tail = trimmed.length > 200 ? `...${trimmed.slice(-197)}` : trimmed;
-  return `; stderr: ${JSON.stringify(tail)}`;
 }

@@ -1,0 +1,162 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRunner } from '../config/create-runner.js';
+import { loadConfig } from '../config/load.js';
+import type { HooksConfig } from '../config/schema.js';
+import { isBasisHooksError } from '../errors/basis-hooks-error.js';
+import { ClaudeCodeBridge, oneLine } from '../integrations/claude-code/bridge.js';
+import type { BridgeEndpoint } from '../integrations/claude-code/settings.js';
+import type { HookRunner } from '../runner/runner.js';
+import { EXIT_OK, EXIT_USAGE } from './command.js';
+import { readStdin, write } from './io.js';
+
+/*
+ * A process per tool call: what runOnce needs is imported here, the HTTP server and the settings
+ * printer only by the modes that use them.
+ */
+
+/** The default address of --http (loopback). */
+export const DEFAULT_HOST = '127.0.0.1';
+
+/** Claude Code's "block" exit status: the one failure it does not treat as "proceed". */
+export const EXIT_BLOCK = 2;
+
+const PREFIX = 'basis-hooks claude-code:';
+
+function describe(error: unknown): string {
+  if (isBasisHooksError(error)) return error.name === 'ConfigError' ? error.message : `${error.code}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Block the call: one line on stderr (Claude Code shows it), exit 2. */
+function block(reason: string): number {
+  process.stderr.write(`${PREFIX} ${oneLine(reason)}\n`);
+  return EXIT_BLOCK;
+}
+
+async function loadRunner(configFile: string): Promise<HookRunner> {
+  return createRunner(await loadConfig(configFile));
+}
+
+/**
+ * One event: stdin in, the answer out. Every way this can go wrong ends in exit 2 — a crash Node
+ * would report as exit 1 included, since Claude Code lets the call proceed on any status but 2.
+ */
+export async function runOnce(options: { readonly configFile: string; readonly approveRewrites: boolean }): Promise<number> {
+  const crash = (error: unknown): void => {
+    process.stderr.write(`${PREFIX} internal error: ${oneLine(describe(error))}\n`);
+    process.exit(EXIT_BLOCK);
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
+  // Read the event while the hooks load.
+  const input = readStdin();
+  input.catch(() => undefined);
+  let runner: HookRunner;
+  try {
+    runner = await loadRunner(options.configFile);
+  } catch (error) {
+    return block(describe(error));
+  }
+  const bridge = new ClaudeCodeBridge(runner, { approveRewrites: options.approveRewrites });
+  const interrupt = new AbortController();
+  const onSignal = (): void => interrupt.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const answer = await bridge.handle(await input, interrupt.signal);
+    if (answer.kind === 'blocked') return block(answer.reason);
+    if (answer.output !== undefined) await write(process.stdout, `${JSON.stringify(answer.output)}\n`);
+    return EXIT_OK;
+  } catch (error) {
+    return block(`internal error: ${describe(error)}`);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await bridge.close();
+  }
+}
+
+/** Serve Claude Code's http hooks until SIGINT/SIGTERM. */
+export async function serveHttp(options: { readonly configFile: string; readonly port: number; readonly host: string; readonly approveRewrites: boolean }): Promise<number> {
+  let runner: HookRunner;
+  try {
+    runner = await loadRunner(options.configFile);
+  } catch (error) {
+    process.stderr.write(`${PREFIX} ${describe(error)}\n`);
+    return EXIT_USAGE;
+  }
+  const bridge = new ClaudeCodeBridge(runner, { approveRewrites: options.approveRewrites });
+  const { serveClaudeCode } = await import('../integrations/claude-code/http.js');
+  let http;
+  try {
+    http = await serveClaudeCode(bridge, { port: options.port, host: options.host });
+  } catch (error) {
+    await bridge.close();
+    process.stderr.write(`${PREFIX} cannot listen on ${options.host}:${options.port}: ${describe(error)}\n`);
+    return EXIT_USAGE;
+  }
+  process.stderr.write(`${PREFIX} listening on ${http.url}\n`);
+  if (!isLoopback(options.host)) {
+    process.stderr.write(`${PREFIX} warning: ${options.host} is not a loopback address: anyone who can reach it can ask these hooks for decisions\n`);
+  }
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await http.close();
+  await bridge.close();
+  return EXIT_OK;
+}
+
+/**
+ * How Claude Code should start the bridge: the bundled entry (dist/cli/claude-code/main.js, the
+ * fastest start) when the build made it, else the full CLI. Found from the package root, since this
+ * module runs both from dist/cli/ and from inside that bundle.
+ */
+function defaultInvocation(quote: (arg: string) => string): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(path.join(dir, 'package.json')) && existsSync(path.join(dir, 'dist', 'cli', 'main.js'))) break;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('cannot find the basis-hooks package around this module');
+    dir = parent;
+  }
+  const node = quote(process.execPath);
+  const fast = path.join(dir, 'dist', 'cli', 'claude-code', 'main.js');
+  return existsSync(fast) ? `${node} ${quote(fast)}` : `${node} ${quote(path.join(dir, 'dist', 'cli', 'main.js'))} claude-code`;
+}
+
+/** Print the `.claude/settings.json` `hooks` block for a config. */
+export async function printSettings(options: {
+  readonly configFile: string;
+  readonly http?: { readonly port: number; readonly host: string };
+  readonly command?: string;
+  readonly approveRewrites: boolean;
+}): Promise<number> {
+  let config: HooksConfig;
+  try {
+    config = await loadConfig(options.configFile);
+  } catch (error) {
+    process.stderr.write(`${PREFIX} ${describe(error)}\n`);
+    return EXIT_USAGE;
+  }
+  const { settingsFor, shellQuote } = await import('../integrations/claude-code/settings.js');
+  let endpoint: BridgeEndpoint;
+  if (options.http !== undefined) {
+    const host = options.http.host.includes(':') ? `[${options.http.host}]` : options.http.host;
+    endpoint = { type: 'http', url: `http://${host}:${options.http.port}/` };
+  } else {
+    // --command names basis-hooks itself (e.g. "npx basis-hooks"): the subcommand follows it.
+    const prefix = options.command === undefined ? defaultInvocation(shellQuote) : `${options.command} claude-code`;
+    const flags = options.approveRewrites ? ' --approve-rewrites' : '';
+    endpoint = { type: 'command', command: `${prefix} --config ${shellQuote(path.resolve(options.configFile))}${flags}` };
+  }
+  await write(process.stdout, `${JSON.stringify(settingsFor(config, endpoint), null, 2)}\n`);
+  return EXIT_OK;
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}

@@ -1,0 +1,84 @@
+import { parseFlags, usageError, type Command } from '../command.js';
+
+const usage = `Usage: basis-hooks claude-code --config <hooks.json> [--approve-rewrites]
+       basis-hooks claude-code --config <hooks.json> --http --port <n> [--host <addr>] [--approve-rewrites]
+       basis-hooks claude-code --config <hooks.json> --print-settings [--http --port <n> [--host <addr>]] [--command <prefix>]
+
+Run the basis chain as a Claude Code hook: one chain, serial, fail closed, sandboxed components.
+
+Reads one Claude Code hook event (PreToolUse, PostToolUse or PostToolUseFailure) on stdin, runs the
+hooks and answers as Claude Code expects: nothing (no objection), or JSON with permissionDecision
+"deny", updatedInput (permissionDecision "ask"), decision "block" or updatedToolOutput. It never fails
+open: a bad config, a hook that cannot load or an event it cannot read exits 2 (block) with a
+one-line reason on stderr.
+
+Options:
+  -c, --config <file>     the hooks.json to load (required)
+      --approve-rewrites  answer a rewritten call with permissionDecision "allow" (auto-approve)
+                          instead of "ask" (the user confirms the rewrite)
+      --http              serve Claude Code's "http" hooks instead: POST an event, get the answer
+      --port <n>          the port to listen on (with --http; 0 picks a free one)
+      --host <addr>       the address to listen on (default 127.0.0.1)
+      --print-settings    print the .claude/settings.json "hooks" block that wires this config in
+      --command <prefix>  with --print-settings: how Claude Code should start basis-hooks
+                          (default: this node and this CLI, by absolute path)
+  -h, --help              show this help
+
+Exit status: 0 with the answer on stdout; 2 when the call must be blocked and the chain could not
+say why (the reason on stderr).
+`;
+
+/** Claude Code's "block" exit status: the one failure it does not treat as "proceed". */
+const EXIT_BLOCK = 2;
+
+/** `basis-hooks claude-code`: the chain as a Claude Code command or HTTP hook. */
+export const claudeCodeCommand: Command = {
+  name: 'claude-code',
+  summary: 'run the hooks as a Claude Code hook (command or HTTP), or print its settings',
+  usage,
+  async run(args) {
+    const parsed = parseFlags(this, args, {
+      config: { type: 'string', short: 'c' },
+      'approve-rewrites': { type: 'boolean' },
+      http: { type: 'boolean' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'print-settings': { type: 'boolean' },
+      command: { type: 'string' },
+    });
+    if (typeof parsed === 'number') return parsed;
+    const values = parsed.values;
+    if (values.config === undefined) return usageError(this, '--config <hooks.json> is required');
+    let port: number | undefined;
+    if (values.port !== undefined) {
+      port = Number(values.port);
+      if (!/^\d+$/.test(values.port) || port > 65_535) return usageError(this, `--port must be a port number (0-65535), got ${JSON.stringify(values.port)}`);
+    }
+    if (values.http === true && port === undefined) return usageError(this, '--http needs --port <n>');
+    if (values.http === true && values['print-settings'] === true && port === 0) return usageError(this, '--print-settings needs the port Claude Code will reach (not 0)');
+    if (values.http !== true && (port !== undefined || values.host !== undefined)) return usageError(this, '--port and --host go with --http');
+    if (values.command !== undefined && values['print-settings'] !== true) return usageError(this, '--command goes with --print-settings');
+    if (values.command !== undefined && values.http === true) return usageError(this, '--command is for command hooks; an http hook is reached by its URL');
+    const approveRewrites = values['approve-rewrites'] === true;
+    if (values['print-settings'] !== true && values.http !== true) {
+      // Claude Code lets the call proceed on any exit status but 2: nothing may escape as a crash.
+      try {
+        const { runOnce } = await import('../claude-code-bridge.js');
+        return await runOnce({ configFile: values.config, approveRewrites });
+      } catch (error) {
+        process.stderr.write(`basis-hooks claude-code: internal error: ${error instanceof Error ? error.message : String(error)}\n`.replace(/\n(?!$)/g, ' '));
+        return EXIT_BLOCK;
+      }
+    }
+    const bridge = await import('../claude-code-bridge.js');
+    if (values['print-settings'] === true) {
+      return bridge.printSettings({
+        configFile: values.config,
+        ...(values.http === true && port !== undefined ? { http: { port, host: values.host ?? bridge.DEFAULT_HOST } } : {}),
+        ...(values.command === undefined ? {} : { command: values.command }),
+        approveRewrites,
+      });
+    }
+    return bridge.serveHttp({ configFile: values.config, port: port ?? 0, host: values.host ?? bridge.DEFAULT_HOST, approveRewrites });
+  },
+};

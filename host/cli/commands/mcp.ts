@@ -1,0 +1,65 @@
+import { parseFlags, usageError, type Command } from '../command.js';
+
+const usage = `Usage: basis-hooks mcp --config <hooks.json> [--workspace <dir>] [--agent-id <id>] [--trail]
+                       -- <server command> [args...]
+
+A stdio MCP gateway. Starts the MCP server given after "--" and speaks MCP to the client on stdin and
+stdout; every tools/call runs through the hooks (pre_tool_use before the server sees it,
+post_tool_use on the result before the client does). Everything else passes through unchanged.
+
+Options:
+  -c, --config <file>     the hooks.json to load (required)
+      --workspace <dir>   the "workspace" of every call (default: the current directory)
+      --agent-id <id>     the "agent_id" of every call (default: the client's name from initialize)
+      --trail             write every chain outcome (with its trail) as a JSON line to stderr
+  -h, --help              show this help
+
+A denied call, or a hook that failed closed, is answered with an isError result giving the reason.
+stdout carries nothing but the protocol; the server's stderr and the gateway's messages go to stderr.
+
+Exit status: the server's (128 + signal number when a signal ended it); 0 when the client closed
+the connection; 2 for a usage error, an invalid config, a hook that cannot be loaded, or a server that
+cannot be started (nothing is started then); 130/143 when interrupted.
+
+Example (an MCP client's config):
+  "command": "npx",
+  "args": ["basis-hooks", "mcp", "--config", "/path/hooks.json", "--",
+           "npx", "@modelcontextprotocol/server-filesystem", "/path/project"]
+`;
+
+/** `basis-hooks mcp`: an MCP gateway running the chain on every tools/call. */
+export const mcpCommand: Command = {
+  name: 'mcp',
+  summary: 'run an MCP server behind a gateway that hooks every tools/call',
+  usage,
+  async run(args) {
+    const split = args.indexOf('--');
+    const own = split === -1 ? args : args.slice(0, split);
+    const serverArgv = split === -1 ? [] : args.slice(split + 1);
+    const parsed = parseFlags(this, own, {
+      config: { type: 'string', short: 'c' },
+      workspace: { type: 'string' },
+      'agent-id': { type: 'string' },
+      trail: { type: 'boolean' },
+    });
+    if (typeof parsed === 'number') return parsed;
+    const { config: configFile, workspace, 'agent-id': agentId, trail } = parsed.values;
+    if (configFile === undefined) return usageError(this, '--config <hooks.json> is required');
+    const [serverCommand, ...serverArgs] = serverArgv;
+    if (serverCommand === undefined || serverCommand === '') {
+      return usageError(this, 'the MCP server command is required after "--" (e.g. -- npx @modelcontextprotocol/server-filesystem /data)');
+    }
+    if (agentId === '') return usageError(this, '--agent-id must not be empty');
+    // Imported here, not at the top: the MCP SDK is not something other commands should load.
+    const { runGateway } = await import('../mcp-gateway.js');
+    return runGateway({
+      configFile,
+      workspace: workspace ?? process.cwd(),
+      ...(agentId === undefined ? {} : { agentId }),
+      trail: trail === true,
+      server: { command: serverCommand, args: serverArgs },
+    });
+  },
+};
+
+

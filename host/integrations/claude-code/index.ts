@@ -1,0 +1,17 @@
+/**
+ * The basis chain as a Claude Code hook (command or HTTP), and the `.claude/settings.json` block that
+ * wires it in. The reverse — Claude Code hook scripts inside a basis chain — is the subprocess
+ * transport's `claude-code` dialect.
+ */
+export { ClaudeCodeBridge, blockedBody, oneLine, type BridgeAnswer } from './bridge.js';
+export { answerFor, withheld, isMcpTool, type AnswerOptions } from './answer.js';
+export { readEvent, type ReadEvent } from './event.js';
+export { serveClaudeCode, DEFAULT_HOST, type HttpOptions } from './http.js';
+export { settingsFor, matcherFor, timeoutFor, shellQuote, type BridgeEndpoint, type ClaudeCodeSettings, type SettingsGroup } from './settings.js';
+export {
+  ClaudeCodeToolInput,
+  ClaudeCodeOutput,
+  ClaudeCodeHookSpecificOutput,
+  ClaudeCodeToolEvent,
+  PermissionDecision,
+} from '../../transports/subprocess/dialect/claude-code/protocol.js';

@@ -1,0 +1,98 @@
+import type { HookEvent } from '../../contract/event.js';
+import type { HookConfig, HooksConfig } from '../../config/schema.js';
+import { SUBPROCESS_DEFAULTS } from '../../transports/subprocess/options.js';
+
+/** How Claude Code should reach the bridge. */
+export type BridgeEndpoint =
+  | { readonly type: 'command'; readonly command: string }
+  | { readonly type: 'http'; readonly url: string };
+
+/** One matcher group of `.claude/settings.json`. */
+export interface SettingsGroup {
+  readonly matcher: string;
+  readonly hooks: readonly [{ readonly type: 'command'; readonly command: string; readonly timeout: number } | { readonly type: 'http'; readonly url: string; readonly timeout: number }];
+}
+
+/** The `hooks` block of `.claude/settings.json`. */
+export interface ClaudeCodeSettings {
+  readonly hooks: Partial<Record<'PreToolUse' | 'PostToolUse' | 'PostToolUseFailure', SettingsGroup[]>>;
+}
+
+/** Default deadline of a component hook (the component transport's own default), in ms. */
+const COMPONENT_TIMEOUT_MS = 1000;
+/** A command hook stopped at its deadline gets SIGTERM, then SIGKILL this much later (plus slack). */
+const KILL_GRACE_MS = 1500;
+/** Process start, config load and (first time) component transpile, on top of the hooks' own deadlines. */
+const STARTUP_MS = 30_000;
+
+/** A Claude Code matcher that is a list of exact names (`Edit|Write`, `Read, Grep`), not a regex. */
+const NAME_LIST = /^[A-Za-z0-9_\-|, ]+$/;
+
+/**
+ * A Claude Code matcher for the tools of the hooks at one event: `*` when any hook takes every tool;
+ * exact names joined with `|` (`Bash|Edit|Write`); with a glob or a `{regex}` among them, one regex
+ * Claude Code searches in the tool name: the names and globs anchored (`^(Bash|mcp__github__.*)$`),
+ * each `{regex}` as Claude Code itself reads it (a name list anchored, anything else unanchored), as
+ * alternatives. Undefined when no hook can match (there is nothing to wire). The chain still applies
+ * each hook's own matcher, so a broader Claude Code matcher only costs a start.
+ */
+export function matcherFor(hooks: readonly HookConfig[]): string | undefined {
+  if (hooks.length === 0) return undefined;
+  if (hooks.some((hook) => hook.tools === undefined)) return '*';
+  const patterns = hooks.flatMap((hook) => hook.tools ?? []);
+  if (patterns.length === 0) return undefined;
+  if (patterns.some((p) => (typeof p === 'string' ? p === '*' : p.regex.trim() === '*'))) return '*';
+  const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const names = [...new Set(patterns.filter((p): p is string => typeof p === 'string'))];
+  const regexes = [...new Set(patterns.flatMap((p) => (typeof p === 'string' ? [] : [p.regex])))];
+  if (regexes.length === 0 && names.every((tool) => !tool.includes('*'))) return names.map(escape).join('|');
+  const alternatives: string[] = [];
+  const anchored = names.map((tool) => tool.split('*').map(escape).join('.*'));
+  for (const regex of regexes) {
+    if (NAME_LIST.test(regex)) anchored.push(...regex.split(/[|,]/).map((n) => n.trim()).filter((n) => n !== '').map(escape));
+    else alternatives.push(`(?:${regex})`);
+  }
+  if (anchored.length > 0) alternatives.unshift(`^(${anchored.join('|')})$`);
+  return alternatives.join('|');
+}
+
+/**
+ * How long Claude Code must wait for the bridge, in seconds: every hook at the event running to its
+ * deadline, plus kill grace and start-up. Claude Code treats a hook it times out as a non-blocking
+ * error — the call proceeds — so this errs long.
+ */
+export function timeoutFor(hooks: readonly HookConfig[]): number {
+  let ms = STARTUP_MS;
+  for (const hook of hooks) {
+    ms += 'command' in hook ? (hook.timeout_ms ?? SUBPROCESS_DEFAULTS.timeout_ms) + KILL_GRACE_MS : (hook.timeout_ms ?? COMPONENT_TIMEOUT_MS);
+  }
+  return Math.ceil(ms / 1000);
+}
+
+/**
+ * The `.claude/settings.json` `hooks` block that runs this config's chain as Claude Code hooks:
+ * PreToolUse for the pre_tool_use hooks; PostToolUse and PostToolUseFailure (a tool that failed,
+ * its error as the output) for the post_tool_use hooks.
+ *
+ * @example
+ * settingsFor(config, { type: 'command', command: "node /opt/basis-hooks/dist/cli/main.js claude-code --config '/repo/hooks.json'" })
+ */
+export function settingsFor(config: HooksConfig, endpoint: BridgeEndpoint): ClaudeCodeSettings {
+  const hooks: ClaudeCodeSettings['hooks'] = {};
+  const wire = (event: HookEvent, names: readonly ('PreToolUse' | 'PostToolUse' | 'PostToolUseFailure')[]): void => {
+    const atEvent = config.hooks.filter((hook) => hook.event === event);
+    const matcher = matcherFor(atEvent);
+    if (matcher === undefined) return;
+    const timeout = timeoutFor(atEvent);
+    const handler = endpoint.type === 'command' ? { type: 'command' as const, command: endpoint.command, timeout } : { type: 'http' as const, url: endpoint.url, timeout };
+    for (const name of names) hooks[name] = [{ matcher, hooks: [handler] }];
+  };
+  wire('pre_tool_use', ['PreToolUse']);
+  wire('post_tool_use', ['PostToolUse', 'PostToolUseFailure']);
+  return { hooks };
+}
+
+/** Quote for a POSIX shell (Claude Code runs a command hook's string through one). */
+export function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
