@@ -1,20 +1,22 @@
 import { performance } from 'node:perf_hooks';
-import { HookCall, type PostToolUseCall, type PreToolUseCall } from '../contract/call.js';
+import type { HookCall, PostToolUseCall, PreToolUseCall } from '../contract/call.js';
 import type { HookEvent } from '../contract/event.js';
 import type { FailurePolicy, HookFailure } from '../contract/failure.js';
 import type { JsonValue } from '../contract/json.js';
 import type { Outcome, PostToolUseOutcome, PreToolUseOutcome, TrailEntry } from '../contract/outcome.js';
+import { preview } from '../contract/preview.js';
 import type { HookResponse } from '../contract/response.js';
-import { describeIssues, formatIssues } from '../contract/issues.js';
-import { parseToolInput } from '../codec/input.js';
 import { toRequest, type ChainState } from '../codec/request.js';
-import { checkResponse } from '../codec/wire.js';
 import { isHookError } from '../errors/hook-error.js';
 import { RunnerError } from '../errors/runner-error.js';
 import { checkDecisionForEvent } from './check-decision.js';
+import { failureReason } from './failure-reason.js';
+import { checkInvokeResult } from './invoke-result.js';
+import { validateCall, type ValidCall } from './validate-call.js';
+import { validateHooks } from './validate-hooks.js';
 import type { HookDefinition } from './hook.js';
 import { compileToolMatcher } from './matcher.js';
-import type { HookLogs, InvokeResult } from './transport.js';
+import type { HookLogs } from './transport.js';
 
 interface CompiledHook {
   readonly definition: HookDefinition;
@@ -56,20 +58,7 @@ export class HookRunner {
   #closed = false;
 
   constructor(hooks: readonly HookDefinition[]) {
-    const seen = new Set<string>();
-    for (const [index, hook] of hooks.entries()) {
-      if (typeof hook.name !== 'string' || hook.name.trim() === '') {
-        throw new RunnerError('invalid_hooks', `hooks[${index}]: a hook needs a non-empty name`);
-      }
-      if (seen.has(hook.name)) {
-        throw new RunnerError('invalid_hooks', `hooks[${index}]: duplicate hook name "${hook.name}" (the trail would be ambiguous)`);
-      }
-      if (hook.event !== 'pre_tool_use' && hook.event !== 'post_tool_use') {
-        throw new RunnerError('invalid_hooks', `hooks[${index}] "${hook.name}": unknown event ${JSON.stringify(hook.event)}`);
-      }
-      seen.add(hook.name);
-    }
-    this.#hooks = hooks.map((definition) => ({
+    this.#hooks = validateHooks(hooks).map((definition) => ({
       definition,
       matches: compileToolMatcher(definition.tools),
       policy: definition.on_failure ?? 'deny',
@@ -83,22 +72,22 @@ export class HookRunner {
 
   /** Run the chain for a call at whichever event it names. */
   async run(call: HookCall, options: RunOptions = {}): Promise<Outcome> {
-    const parsed = this.#validate(call);
-    return parsed.event === 'pre_tool_use' ? this.#pre(parsed, options) : this.#post(parsed, options);
+    const valid = this.#validate(call);
+    return valid.call.event === 'pre_tool_use' ? this.#pre(valid.call, valid.input, options) : this.#post(valid.call, valid.input, options);
   }
 
   /** Run the `pre_tool_use` chain: may the call run, and with which input? */
   async pre(call: Omit<PreToolUseCall, 'event'> & { event?: 'pre_tool_use' }, options: RunOptions = {}): Promise<PreToolUseOutcome> {
-    const parsed = this.#validate({ ...call, event: 'pre_tool_use' });
-    if (parsed.event !== 'pre_tool_use') throw new RunnerError('invalid_call', 'pre() needs a pre_tool_use call');
-    return this.#pre(parsed, options);
+    const valid = this.#validate(call, 'pre_tool_use');
+    if (valid.call.event !== 'pre_tool_use') throw new RunnerError('invalid_call', 'pre() needs a pre_tool_use call');
+    return this.#pre(valid.call, valid.input, options);
   }
 
   /** Run the `post_tool_use` chain: what does the model see of the result? */
   async post(call: Omit<PostToolUseCall, 'event'> & { event?: 'post_tool_use' }, options: RunOptions = {}): Promise<PostToolUseOutcome> {
-    const parsed = this.#validate({ ...call, event: 'post_tool_use' });
-    if (parsed.event !== 'post_tool_use') throw new RunnerError('invalid_call', 'post() needs a post_tool_use call');
-    return this.#post(parsed, options);
+    const valid = this.#validate(call, 'post_tool_use');
+    if (valid.call.event !== 'post_tool_use') throw new RunnerError('invalid_call', 'post() needs a post_tool_use call');
+    return this.#post(valid.call, valid.input, options);
   }
 
   /** Close every hook's transport (processes, workers, instances). Later calls are refused. */
@@ -108,21 +97,17 @@ export class HookRunner {
     await Promise.all(this.#hooks.map((h) => h.definition.transport.close?.()));
   }
 
-  #validate(call: unknown): HookCall {
+  #validate(call: unknown, event?: HookEvent): ValidCall {
     if (this.#closed) throw new RunnerError('runner_closed', 'the runner is closed');
-    const result = HookCall.safeParse(call);
-    if (!result.success) {
-      throw new RunnerError('invalid_call', `invalid call: ${formatIssues(describeIssues(result.error, call))}`, { cause: result.error });
-    }
-    return result.data;
+    return validateCall(call, event);
   }
 
   #selected(event: HookEvent, toolName: string): CompiledHook[] {
     return this.#hooks.filter((h) => h.definition.event === event && h.matches(toolName));
   }
 
-  async #pre(call: PreToolUseCall, options: RunOptions): Promise<PreToolUseOutcome> {
-    let input = parseToolInput(call.input);
+  async #pre(call: PreToolUseCall, parsedInput: JsonValue, options: RunOptions): Promise<PreToolUseOutcome> {
+    let input = parsedInput;
     let modified = false;
     const trail: TrailEntry[] = [];
     for (const hook of this.#selected('pre_tool_use', call.tool_name)) {
@@ -138,8 +123,7 @@ export class HookRunner {
     return { event: 'pre_tool_use', tool_call_id: call.tool_call_id, decision: 'allow', input, modified, trail };
   }
 
-  async #post(call: PostToolUseCall, options: RunOptions): Promise<PostToolUseOutcome> {
-    const input = parseToolInput(call.input);
+  async #post(call: PostToolUseCall, input: JsonValue, options: RunOptions): Promise<PostToolUseOutcome> {
     let output: JsonValue = call.output;
     let isError = call.is_error;
     let replaced = false;
@@ -172,7 +156,7 @@ export class HookRunner {
     const name = hook.definition.name;
     const request = toRequest(call, state);
     const started = performance.now();
-    let result: InvokeResult;
+    let result: unknown;
     try {
       result = await hook.definition.transport.invoke(request, options.signal ? { hook: name, signal: options.signal } : { hook: name });
     } catch (error) {
@@ -180,29 +164,26 @@ export class HookRunner {
       // still fails closed rather than escaping as an allow.
       result = isHookError(error)
         ? { ok: false, failure: error.toFailure() }
-        : { ok: false, failure: { code: 'internal_error', message: `transport "${hook.definition.transport.kind}" threw: ${String(error)}` } };
+        : { ok: false, failure: { code: 'internal_error', message: `transport "${hook.definition.transport.kind}" threw: ${preview(error instanceof Error ? `${error.name}: ${error.message}` : error, 300)}` } };
     }
     const ms = Math.round((performance.now() - started) * 1000) / 1000;
 
     let failure: HookFailure | undefined;
     let response: HookResponse | undefined;
-    if (result.ok) {
-      // Re-check at the boundary: a transport (or an interceptor) may hand back anything at run time.
-      const checked = checkResponse(result.response);
-      if (!checked.ok) failure = checked.failure;
-      else {
-        failure = checkDecisionForEvent(checked.value, state.event);
-        if (failure === undefined) response = checked.value;
-      }
+    // Re-check at the boundary: a transport (or an interceptor) may hand back anything at run time.
+    const checked = checkInvokeResult(result, hook.definition.transport.kind);
+    if (checked.ok) {
+      failure = checkDecisionForEvent(checked.response, state.event);
+      if (failure === undefined) response = checked.response;
     } else {
-      failure = result.failure;
+      failure = checked.failure;
     }
 
     if (failure !== undefined) {
-      const entry = withLogs({ hook: name, decision: hook.policy, failure, policy: hook.policy, ms }, result.logs);
+      const entry = withLogs({ hook: name, decision: hook.policy, failure, policy: hook.policy, ms }, checked.logs);
       trail.push(entry);
       if (hook.policy === 'allow') return { kind: 'continue', response: undefined };
-      return { kind: 'deny', reason: failureReason(name, failure, state.event) };
+      return { kind: 'deny', reason: failureReason(name, failure.code, state.event) };
     }
     if (response === undefined) throw new Error('unreachable: no failure and no response');
     const entry: TrailEntry = withLogs(
@@ -211,7 +192,7 @@ export class HookRunner {
         : response.reason === undefined
           ? { hook: name, decision: response.decision, ms }
           : { hook: name, decision: response.decision, reason: response.reason, ms },
-      result.logs,
+      checked.logs,
     );
     trail.push(entry);
     if (response.decision === 'deny') return { kind: 'deny', reason: response.reason };
@@ -226,8 +207,3 @@ function withLogs(entry: TrailEntry, logs: HookLogs | undefined): TrailEntry {
   return out;
 }
 
-/** What the model is told when a hook failed closed: which hook, which cause. */
-function failureReason(hook: string, failure: HookFailure, event: HookEvent): string {
-  const what = event === 'pre_tool_use' ? 'the call was denied' : 'the output was withheld';
-  return `hook "${hook}" failed (${failure.code}): ${failure.message}; ${what} (fail closed)`;
-}

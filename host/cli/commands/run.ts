@@ -2,6 +2,8 @@ import { loadConfig } from '../../config/load.js';
 import { createRunner } from '../../config/create-runner.js';
 import type { HookCall } from '../../contract/call.js';
 import type { Outcome } from '../../contract/outcome.js';
+import { preview } from '../../contract/preview.js';
+import { RunnerError } from '../../errors/runner-error.js';
 import type { HookRunner } from '../../runner/runner.js';
 import { parseCalls } from '../calls.js';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, parseFlags, usageError, type Command } from '../command.js';
@@ -75,13 +77,24 @@ export const runCommand: Command = {
     // Hooks run in their own process groups, out of reach of the terminal's Ctrl-C: on SIGINT/SIGTERM
     // stop the running hook through the runner and close it, rather than leave hook processes behind.
     const interrupt = new AbortController();
+    let refused = 0;
     const onSignal = (): void => interrupt.abort();
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     try {
       const rows: { call: HookCall; outcome: Outcome }[] = [];
-      for (const call of calls) {
-        const outcome = await runner.run(call, { signal: interrupt.signal });
+      for (const [index, call] of calls.entries()) {
+        let outcome: Outcome;
+        try {
+          outcome = await runner.run(call, { signal: interrupt.signal });
+        } catch (error) {
+          // Calls are checked before any runs, so this is not expected; if one is refused anyway, say
+          // which, and still run the ones after it.
+          if (!(error instanceof RunnerError) || error.code === 'runner_closed') throw error;
+          process.stderr.write(`basis-hooks run: call ${index + 1} (${preview(call.tool_call_id)}) was refused: ${error.message}\n`);
+          refused += 1;
+          continue;
+        }
         // An interrupted call's outcome is the policy's, not the hooks' verdict: do not report it.
         if (interrupt.signal.aborted) break;
         // Written as soon as it is known, so a consumer can stream; `write` waits out backpressure.
@@ -98,6 +111,6 @@ export const runCommand: Command = {
       process.stderr.write('basis-hooks run: interrupted; the remaining calls were not run\n');
       return EXIT_INTERRUPTED;
     }
-    return EXIT_OK;
+    return refused === 0 ? EXIT_OK : EXIT_USAGE;
   },
 };
