@@ -12,6 +12,7 @@ import { inspectCommand } from './commands/inspect.js';
 import { runCommand } from './commands/run.js';
 import { testCommand } from './commands/test.js';
 import { flush } from './io.js';
+import { guardStdout } from './stdout-guard.js';
 
 const COMMANDS: readonly Command[] = [runCommand, checkCommand, initCommand, buildCommand, testCommand, inspectCommand];
 
@@ -63,6 +64,7 @@ async function main(argv: readonly string[]): Promise<number> {
 
 // A reader that goes away (`| head`) makes stdout emit EPIPE; `write` then refuses instead of crashing here.
 process.stdout.on('error', () => {});
+guardStdout();
 
 let code: number;
 try {
