@@ -12,6 +12,7 @@ import { RunnerError } from '../errors/runner-error.js';
 import { checkDecisionForEvent } from './check-decision.js';
 import { failureReason } from './failure-reason.js';
 import { checkInvokeResult } from './invoke-result.js';
+import { InFlight } from './in-flight.js';
 import { validateCall, type ValidCall } from './validate-call.js';
 import { validateHooks } from './validate-hooks.js';
 import type { HookDefinition } from './hook.js';
@@ -55,6 +56,7 @@ type Step =
  */
 export class HookRunner {
   readonly #hooks: readonly CompiledHook[];
+  readonly #inFlight = new InFlight<unknown>();
   #closed = false;
 
   constructor(hooks: readonly HookDefinition[]) {
@@ -90,10 +92,15 @@ export class HookRunner {
     return this.#post(valid.call, valid.input, options);
   }
 
-  /** Close every hook's transport (processes, workers, instances). Later calls are refused. */
+  /**
+   * Close every hook's transport (processes, workers, instances). Later calls are refused; calls still
+   * running settle at once, the running hook failing `timeout` (its policy applies, the chain stops
+   * at the next hook).
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#inFlight.close();
     await Promise.all(this.#hooks.map((h) => h.definition.transport.close?.()));
   }
 
@@ -156,16 +163,19 @@ export class HookRunner {
     const name = hook.definition.name;
     const request = toRequest(call, state);
     const started = performance.now();
-    let result: unknown;
-    try {
-      result = await hook.definition.transport.invoke(request, options.signal ? { hook: name, signal: options.signal } : { hook: name });
-    } catch (error) {
-      // A transport must resolve for every misbehaviour of its hook; a rejection is our bug, and
-      // still fails closed rather than escaping as an allow.
-      result = isHookError(error)
-        ? { ok: false, failure: error.toFailure() }
-        : { ok: false, failure: { code: 'internal_error', message: `transport "${hook.definition.transport.kind}" threw: ${preview(error instanceof Error ? `${error.name}: ${error.message}` : error, 300)}` } };
-    }
+    const invoke = async (): Promise<unknown> => {
+      try {
+        return await hook.definition.transport.invoke(request, options.signal ? { hook: name, signal: options.signal } : { hook: name });
+      } catch (error) {
+        // A transport must resolve for every misbehaviour of its hook; a rejection is our bug, and
+        // still fails closed rather than escaping as an allow.
+        return isHookError(error)
+          ? { ok: false, failure: error.toFailure() }
+          : { ok: false, failure: { code: 'internal_error', message: `transport "${hook.definition.transport.kind}" threw: ${preview(error instanceof Error ? `${error.name}: ${error.message}` : error, 300)}` } };
+      }
+    };
+    // close() settles a pending call at once, as the hook's timeout would (its transport is being closed).
+    const result = await this.#inFlight.run(invoke, () => ({ ok: false, failure: { code: 'timeout', message: `the runner was closed while the call was in flight (hook "${name}")` } }));
     const ms = Math.round((performance.now() - started) * 1000) / 1000;
 
     let failure: HookFailure | undefined;
