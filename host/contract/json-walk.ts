@@ -53,6 +53,23 @@ export function jsonStringLength(s: string): number {
   return s.length + 2 + extra;
 }
 
+/** The path to the first container on the stack (or `next`) that is already one of its ancestors. */
+function firstRepeat(stack: readonly Frame[], next: object, nextKey: string | number | undefined): (string | number)[] | undefined {
+  const seen = new Set<unknown>();
+  for (let i = 0; i <= stack.length; i++) {
+    const source = i < stack.length ? (stack[i] as Frame).source : next;
+    if (seen.has(source)) {
+      const path: (string | number)[] = [];
+      for (let j = 1; j < i; j++) path.push((stack[j] as Frame).key as string | number);
+      // The repeat is frame i (or `next`): its own key closes the path.
+      const closing = i < stack.length ? (stack[i] as Frame).key : nextKey;
+      return closing === undefined ? path : [...path, closing];
+    }
+    seen.add(source);
+  }
+  return undefined;
+}
+
 function isPlainObject(value: object): boolean {
   const proto: unknown = Object.getPrototypeOf(value);
   if (proto === null || proto === Object.prototype) return true;
@@ -76,7 +93,8 @@ function kindOf(value: object): string {
  * the stack — and (by default) copy it. Accepts exactly what `JSON.parse` can produce: strings, finite
  * numbers, booleans, null, arrays without holes, plain objects. Refuses, naming the path: `undefined`,
  * functions, symbols, BigInt, NaN and ±Infinity, class instances (Date, Map, Buffer...), circular
- * references, nesting deeper than `max_depth`, and anything longer than `max_length` as JSON text. A
+ * references (found when they pass `max_depth`, as every cycle does), nesting deeper than
+ * `max_depth`, and anything longer than `max_length` as JSON text. A
  * getter or Proxy that throws is reported, never rethrown. Shared (non-circular) references are
  * fine: they are JSON written twice, and count twice towards the length.
  *
@@ -86,7 +104,6 @@ export function checkJsonValue(value: unknown, options: JsonCheckOptions = {}): 
   const { max_depth: maxDepth, max_length: maxLength } = options.limits ?? JSON_LIMITS;
   const copy = options.copy ?? true;
   const stack: Frame[] = [];
-  let onPath: Set<object> | undefined;
   let length = 0;
   let result: JsonValue = null;
   let current: unknown = value;
@@ -123,9 +140,13 @@ export function checkJsonValue(value: unknown, options: JsonCheckOptions = {}): 
             placed = null;
             break;
           }
-          if (stack.length >= maxDepth) return fail(`nests deeper than ${maxDepth} levels of arrays and objects (the limit)`);
-          onPath ??= new Set();
-          if (onPath.has(current)) return fail('is a circular reference (JSON cannot hold a cycle)');
+          if (stack.length >= maxDepth) {
+            // A cycle always ends up here (it nests for ever), so it costs nothing until then: only
+            // now look for the first container that is its own ancestor, to name it as what it is.
+            const cycle = firstRepeat(stack, current, key);
+            if (cycle !== undefined) return { ok: false, path: cycle, message: 'is a circular reference (JSON cannot hold a cycle)' };
+            return fail(`nests deeper than ${maxDepth} levels of arrays and objects (the limit)`);
+          }
           if (Array.isArray(current)) {
             const source = current as readonly unknown[];
             const n = source.length;
@@ -142,7 +163,6 @@ export function checkJsonValue(value: unknown, options: JsonCheckOptions = {}): 
             placed = target ?? null;
             pushed = { source, target, keys, key, next: 0 };
           }
-          onPath.add(current);
           break;
         }
         case 'undefined': {
@@ -190,7 +210,6 @@ export function checkJsonValue(value: unknown, options: JsonCheckOptions = {}): 
           break;
         }
         stack.pop();
-        onPath?.delete(top.source);
       }
     }
   } catch (error) {
