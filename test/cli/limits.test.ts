@@ -55,3 +55,21 @@ describe('basis-hooks run: JSON limits', () => {
     ]);
   });
 });
+
+describe('basis-hooks check: a config nested deep where a scalar belongs', () => {
+  it('is an invalid config naming the key, not an internal error', async () => {
+    const dir = await tempDir();
+    const deepValue = deep(20_000);
+    for (const [name, text] of [
+      ['version.json', `{"hook_schema":${deepValue},"hooks":[]}`],
+      ['hooks.json', `{"hook_schema":1,"hooks":[${deepValue}]}`],
+      ['env.json', `{"hook_schema":1,"hooks":[{"name":"x","event":"pre_tool_use","command":["true"],"env":${deepValue}}]}`],
+    ] as const) {
+      await writeFile(path.join(dir, name), text);
+      const result = await runCli(['check', '--config', path.join(dir, name)]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('invalid config');
+      expect(result.stderr).not.toContain('internal error');
+    }
+  });
+});
