@@ -12,6 +12,7 @@
  *
  * Outside `npm test` (minutes, not seconds). Needs the WAT guests (`npm run build-guests`).
  */
+import { getEventListeners } from 'node:events';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
@@ -124,17 +125,20 @@ function callFor(i: number): HookCall {
   };
 }
 
+const shutdown = new AbortController();
 const counts = { allow: 0, deny: 0, modified: 0, failures: {} as Record<string, number> };
 const samples: Sample[] = [];
 const started = performance.now();
 let next = 0;
+let leakedListeners = 0;
 let done = 0;
 
 async function lane(): Promise<void> {
   for (;;) {
     const i = next++;
     if (i >= CALLS) return;
-    const outcome = await runner.run(callFor(i));
+    // One signal for every call, as the CLI passes: a listener left on it per call would show.
+    const outcome = await runner.run(callFor(i), { signal: shutdown.signal });
     if (outcome.decision === 'allow') counts.allow += 1;
     else counts.deny += 1;
     if (outcome.event === 'pre_tool_use' && outcome.decision === 'allow' && outcome.modified) counts.modified += 1;
@@ -142,6 +146,8 @@ async function lane(): Promise<void> {
     done += 1;
     if (done % SAMPLE_EVERY === 0) {
       const s = sample(done, started);
+      const listeners = getEventListeners(shutdown.signal, 'abort').length;
+      if (listeners > CONCURRENCY * 4) leakedListeners = Math.max(leakedListeners, listeners);
       samples.push(s);
       process.stderr.write(
         `soak: ${String(done).padStart(8)} calls  ${s.seconds.toFixed(0).padStart(5)} s  rss ${(s.rss / MiB).toFixed(1)} MiB  heap ${(s.heapUsed / MiB).toFixed(1)} MiB  fds ${s.fds}  handles ${s.handles}  threads ${s.threads}\n`,
@@ -178,6 +184,7 @@ for (const key of ['fds', 'handles', 'threads', 'heapUsed'] as const) {
   // heapUsed: only a growth worth a MiB counts (the GC does not return to the same byte).
   if (floor > ceiling + (key === 'heapUsed' ? MiB : 0)) growing.push(`${key} (first-half max ${ceiling}, second-half min ${floor})`);
 }
+if (leakedListeners > 0) growing.push(`abort listeners on the caller's signal (${leakedListeners})`);
 const failed = rssGrowth > RSS_GROWTH_LIMIT || growing.length > 0;
 const range = (key: 'fds' | 'handles' | 'threads'): string => `${Math.min(...afterWarmup.map((s) => s[key]))}–${Math.max(...afterWarmup.map((s) => s[key]))}`;
 

@@ -42,12 +42,14 @@ export function interceptorTransport(interceptor: Interceptor, options: Intercep
       // Hand the interceptor its own copy: it must not be able to mutate the chain's state in place.
       const copy = structuredClone(request);
       let timer: NodeJS.Timeout | undefined;
+      let onAbort: (() => void) | undefined;
       try {
         const answer = await Promise.race([
           Promise.resolve().then(() => handle(copy)),
           new Promise<never>((_, reject) => {
             timer = setTimeout(() => reject(new TimeoutSignal()), timeoutMs);
-            context.signal?.addEventListener('abort', () => reject(new TimeoutSignal('aborted')), { once: true });
+            onAbort = () => reject(new TimeoutSignal('aborted'));
+            context.signal?.addEventListener('abort', onAbort, { once: true });
           }),
         ]);
         const checked = checkResponse(answer);
@@ -60,6 +62,8 @@ export function interceptorTransport(interceptor: Interceptor, options: Intercep
         return { ok: false, failure: { code: 'interceptor_error', message: `interceptor threw ${detail}` } };
       } finally {
         if (timer) clearTimeout(timer);
+        // The caller's signal may outlive this call by far (the CLI's serves every call of a run).
+        if (onAbort) context.signal?.removeEventListener('abort', onAbort);
       }
     },
   };
