@@ -20,6 +20,10 @@ export type ParsedText =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly problem: 'syntax' | 'limit' | 'duplicate_key'; readonly message: string };
 
+/** Scratch state of {@link scanJsonText}, reused from one scan to the next. */
+let openIsObject = new Uint8Array(258);
+const openKeys: Array<Set<string> | undefined> = [];
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const OPEN_OBJECT = 0x7b;
@@ -36,13 +40,24 @@ const COMMA = 0x2c;
  * does, next), and on text that is not JSON it may report nothing or something meaningless.
  */
 export function scanJsonText(text: string, rules: JsonTextRules): { readonly problem: 'limit' | 'duplicate_key'; readonly message: string } | undefined {
+  try {
+    return scan(text, rules);
+  } finally {
+    // Keys of the scanned text are not kept alive until the next scan.
+    for (const set of openKeys) set?.clear();
+  }
+}
+
+function scan(text: string, rules: JsonTextRules): { readonly problem: 'limit' | 'duplicate_key'; readonly message: string } | undefined {
   const maxLength = rules.maxLength ?? JSON_LIMITS.max_length;
   if (text.length > maxLength) return { problem: 'limit', message: `is longer than ${maxLength} characters (the limit)` };
   const { maxDepth } = rules;
   const dedupe = rules.rejectDuplicateKeys === true;
-  // Per open container: is it an object; and (dedupe only) the keys it has named so far.
-  const isObject = new Uint8Array(maxDepth + 1);
-  const keys: Array<Set<string> | undefined> = [];
+  // Per open container: is it an object; and (dedupe only) the keys it has named so far. Reused
+  // across scans (a scan is synchronous): a small answer costs no allocation but its keys.
+  if (openIsObject.length < maxDepth + 1) openIsObject = new Uint8Array(maxDepth + 1);
+  const isObject = openIsObject;
+  const keys = openKeys;
   let depth = 0;
   let expectKey = false;
   let nextBackslash = -2; // position of the next backslash at or after the scan, -1 when none is left
