@@ -1,5 +1,7 @@
 import { HookCall } from '../contract/call.js';
 import { describeIssues, formatPath } from '../contract/issues.js';
+import { preview } from '../contract/preview.js';
+import { readToolInput } from '../codec/input.js';
 
 /** The calls read from a file or stdin, or every problem found in them (none of the calls runs then). */
 export type ParsedCalls =
@@ -46,10 +48,14 @@ type Checked = { readonly ok: true; readonly call: HookCall } | { readonly ok: f
 
 function checkCall(value: unknown, where: string): Checked {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return { ok: false, problems: [`${where}: a call must be a JSON object (got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)})`] };
+    return { ok: false, problems: [`${where}: a call must be a JSON object (got ${Array.isArray(value) ? 'an array' : preview(value)})`] };
   }
   const result = HookCall.safeParse(value);
-  if (result.success) return { ok: true, call: result.data };
+  if (result.success) {
+    // The runner's own check of a raw-text input (JSON beyond the limits), made before any call runs.
+    const input = readToolInput(result.data.input);
+    return input.ok ? { ok: true, call: result.data } : { ok: false, problems: [`${where}: ${input.message}`] };
+  }
   return {
     ok: false,
     problems: describeIssues(result.error, value).map((issue) =>

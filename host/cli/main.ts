@@ -16,6 +16,7 @@ import { mcpCommand } from './commands/mcp.js';
 import { runCommand } from './commands/run.js';
 import { testCommand } from './commands/test.js';
 import { flush } from './io.js';
+import { guardStdout } from './stdout-guard.js';
 
 const COMMANDS: readonly Command[] = [runCommand, checkCommand, initCommand, buildCommand, testCommand, inspectCommand, pinCommand, auditCommand, mcpCommand, claudeCodeCommand];
 
@@ -72,6 +73,7 @@ let stdoutClosed = false;
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') stdoutClosed = true;
 });
+guardStdout();
 
 let code: number;
 try {

@@ -2,6 +2,8 @@ import { HookRequest } from '../contract/request.js';
 import { HookResponse } from '../contract/response.js';
 import type { HookFailure } from '../contract/failure.js';
 import { describeIssues, formatIssues } from '../contract/issues.js';
+import { JSON_LIMITS } from '../contract/limits.js';
+import { parseJsonText } from './json-text.js';
 
 /** A decode either yields the value or a typed failure that says what was wrong. */
 export type Decoded<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly failure: HookFailure };
@@ -32,7 +34,8 @@ export function encodeResponse(response: HookResponse): string {
  * Decode what a hook printed. The rules: stdout must be valid UTF-8; empty (or whitespace-only) is
  * `empty_output` — silence is not consent; anything but exactly one JSON object matching the response
  * schema is `malformed_response` (a banner line before the JSON, two objects, an unknown decision, a
- * deny without a reason). Unknown extra fields are ignored.
+ * deny without a reason, a key named twice in one object, a value beyond {@link JSON_LIMITS}).
+ * Unknown extra fields are ignored. Never throws, whatever the bytes.
  */
 export function decodeResponse(bytes: Uint8Array | string): Decoded<HookResponse> {
   let text: string;
@@ -56,16 +59,14 @@ function decodeObject<T>(
   schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: import('zod').ZodError } },
   what: string,
 ): Decoded<T> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    return {
-      ok: false,
-      failure: { code: 'malformed_response', message: `${what} is not exactly one JSON value (${detail}): ${excerpt(text)}` },
-    };
+  // The envelope is one level around the tool values it carries; duplicate keys make an answer ambiguous.
+  const read = parseJsonText(text, { maxDepth: JSON_LIMITS.max_depth + 1, rejectDuplicateKeys: true });
+  if (!read.ok) {
+    const message =
+      read.problem === 'syntax' ? `${what} is not exactly one JSON value (${read.message}): ${excerpt(text)}` : `${what} ${read.message}`;
+    return { ok: false, failure: { code: 'malformed_response', message } };
   }
+  const parsed = read.value;
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     return { ok: false, failure: { code: 'malformed_response', message: `${what} must be a JSON object: ${excerpt(text)}` } };
   }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { HookRequest } from '../contract/request.js';
 import type { HookResponse } from '../contract/response.js';
+import { JSON_LIMITS } from '../contract/limits.js';
+import { parseJsonText } from './json-text.js';
 import { checkResponse, type Decoded } from './wire.js';
 
 /*
@@ -77,14 +79,13 @@ export function witDecisionSize(decision: WitDecision): number {
   }
 }
 
-function parseJsonText(text: string, what: string): Decoded<unknown> {
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    const excerpt = text.length > 120 ? `${text.slice(0, 117)}...` : text;
-    return { ok: false, failure: { code: 'malformed_response', message: `${what} is not JSON text (${detail}): ${JSON.stringify(excerpt)}` } };
-  }
+function parseGuestJson(text: string, what: string): Decoded<unknown> {
+  // Held to the same rules as a subprocess's answer: within the limits, no key named twice.
+  const read = parseJsonText(text, { maxDepth: JSON_LIMITS.max_depth, rejectDuplicateKeys: true });
+  if (read.ok) return { ok: true, value: read.value };
+  const excerpt = text.length > 120 ? `${text.slice(0, 117)}...` : text;
+  const message = read.problem === 'syntax' ? `${what} is not JSON text (${read.message}): ${JSON.stringify(excerpt)}` : `${what} ${read.message}`;
+  return { ok: false, failure: { code: 'malformed_response', message } };
 }
 
 /**
@@ -107,14 +108,14 @@ export function fromWitDecision(decision: WitDecision, maxOutputBytes: number): 
       response = { decision: 'deny', reason: decision.val };
       break;
     case 'modify': {
-      const input = parseJsonText(decision.val.input, 'modify input');
+      const input = parseGuestJson(decision.val.input, 'modify input');
       if (!input.ok) return input;
       response = { decision: 'modify', input: input.value };
       if (decision.val.reason !== undefined) response.reason = decision.val.reason;
       break;
     }
     case 'replace': {
-      const output = parseJsonText(decision.val.output, 'replace output');
+      const output = parseGuestJson(decision.val.output, 'replace output');
       if (!output.ok) return output;
       response = { decision: 'replace', output: output.value };
       if (decision.val.isError !== undefined) response.is_error = decision.val.isError;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeIssues, formatPath } from '../contract/issues.js';
+import { preview } from '../contract/preview.js';
 import type { ConfigIssue } from '../errors/config-error.js';
 import { toolsProblems } from '../runner/matcher.js';
 import { CommandHookConfig, ComponentHookConfig, HooksConfig, SUPPORTED_HOOK_SCHEMAS, TRANSPORT_KEYS } from './schema.js';
@@ -64,7 +65,7 @@ export function describeConfigIssues(error: z.ZodError, input: unknown): ConfigI
 
 function describeVersion(value: unknown): string {
   const supported = `supported: ${SUPPORTED_HOOK_SCHEMAS.join(', ')}`;
-  return value === undefined ? `is required (${supported})` : `${JSON.stringify(value)} is not a supported version (${supported})`;
+  return value === undefined ? `is required (${supported})` : `${preview(value)} is not a supported version (${supported})`;
 }
 
 /** One hook, validated as its transport key says. */

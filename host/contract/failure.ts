@@ -39,6 +39,28 @@ export const FailureCode = z.enum([
 ]);
 export type FailureCode = z.infer<typeof FailureCode>;
 
+/**
+ * The fixed, one-line description of each failure code: what the model is told (with the hook's name
+ * and the code) when a hook fails closed. Deliberately says nothing about the particular failure —
+ * the message, stderr and stdout go to the trail only.
+ */
+export const FAILURE_DESCRIPTIONS: Readonly<Record<FailureCode, string>> = {
+  spawn_failed: 'the hook could not be started',
+  exit_nonzero: 'the hook exited with an error',
+  empty_output: 'the hook gave no answer',
+  malformed_response: 'the hook answered something that is not a valid answer',
+  wrong_decision_for_event: 'the hook answered with a decision that does not apply at this point of the call',
+  timeout: 'the hook did not answer in time',
+  output_too_large: 'the hook answered more than it may',
+  trap: 'the hook crashed',
+  guest_error: 'the hook reported an error',
+  memory_limit: 'the hook ran out of memory',
+  load_failed: 'the hook could not be loaded',
+  interceptor_error: 'the hook threw an error',
+  internal_error: 'the hook host failed to run the hook',
+  budget_exhausted: "the chain's time budget was spent before the hook could run",
+};
+
 /** A typed failure: which cause, and a message for humans that names it. */
 export const HookFailure = z.object({
   code: FailureCode,

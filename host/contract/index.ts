@@ -11,8 +11,9 @@ export {
   ReplaceResponse,
 } from './response.js';
 export { HookCall, PreToolUseCall, PostToolUseCall } from './call.js';
-export { FailureCode, HookFailure, FailurePolicy } from './failure.js';
+export { FailureCode, HookFailure, FailurePolicy, FAILURE_DESCRIPTIONS } from './failure.js';
 export { HookMode } from './mode.js';
+export { JSON_LIMITS, type JsonLimits } from './limits.js';
 export {
   Outcome,
   PreToolUseOutcome,

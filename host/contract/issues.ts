@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { preview } from './preview.js';
 
 /** A validation problem as a person reads it: a JSON path (`hooks[0].event`) and what is wrong. */
 export interface Issue {
@@ -11,25 +12,36 @@ export function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const key of path) {
     if (typeof key === 'number') out += `[${key}]`;
-    else if (typeof key === 'string' && /^[A-Za-z_$][\w$]*$/.test(key)) out += out === '' ? key : `.${key}`;
-    else out += `[${JSON.stringify(String(key))}]`;
+    else if (typeof key === 'string' && key.length <= MAX_KEY && /^[A-Za-z_$][\w$]*$/.test(key)) out += out === '' ? key : `.${key}`;
+    else {
+      // A key is data too (a model can make it a megabyte long): quote only its head.
+      const text = String(key);
+      out += `[${JSON.stringify(text.length > MAX_KEY ? `${text.slice(0, MAX_KEY - 3)}...` : text)}]`;
+    }
   }
   return out;
 }
 
+/** Longest key quoted whole in a path. */
+const MAX_KEY = 64;
+
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let cur = input;
-  for (const key of path) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<PropertyKey, unknown>)[key];
+  try {
+    for (const key of path) {
+      if (cur === null || typeof cur !== 'object') return undefined;
+      cur = (cur as Record<PropertyKey, unknown>)[key];
+    }
+  } catch {
+    return undefined; // a getter that throws: there is nothing to quote
   }
   return cur;
 }
 
+/** The offending value, quoted — bounded and safe for anything a caller may pass (see {@link preview}). */
 function show(value: unknown): string {
   if (value === undefined) return 'missing';
-  const text = JSON.stringify(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  return preview(value);
 }
 
 function typeOf(value: unknown): string {
@@ -48,6 +60,11 @@ const DEFAULT_UNION_MESSAGE = 'Invalid input';
 export function describeIssues(error: z.ZodError, input: unknown): Issue[] {
   const out: Issue[] = [];
   for (const issue of error.issues) {
+    // The JSON walker's issues already say what is wrong at their path (contract/json.ts).
+    if (issue.code === 'custom' && (issue.params as { json?: unknown } | undefined)?.json === true) {
+      out.push({ path: formatPath(issue.path), message: issue.message });
+      continue;
+    }
     const value = valueAt(input, issue.path);
     let message = issue.message;
     switch (issue.code) {

@@ -1,24 +1,27 @@
 import { performance } from 'node:perf_hooks';
-import { HookCall, type PostToolUseCall, type PreToolUseCall } from '../contract/call.js';
+import type { HookCall, PostToolUseCall, PreToolUseCall } from '../contract/call.js';
 import type { HookEvent } from '../contract/event.js';
 import type { FailurePolicy, HookFailure } from '../contract/failure.js';
 import type { JsonValue } from '../contract/json.js';
 import type { Outcome, PostToolUseOutcome, PreToolUseOutcome, TrailEntry } from '../contract/outcome.js';
+import { preview } from '../contract/preview.js';
 import type { HookResponse } from '../contract/response.js';
-import { describeIssues, formatIssues } from '../contract/issues.js';
-import { parseToolInput } from '../codec/input.js';
 import { toRequest, type ChainState } from '../codec/request.js';
-import { checkResponse } from '../codec/wire.js';
 import { isHookError } from '../errors/hook-error.js';
 import { RunnerError } from '../errors/runner-error.js';
 import { AuditEmitter } from './audit.js';
 import { BudgetClock, checkBudget, checkBudgets, type ChainBudgets } from './budget.js';
 import { checkDecisionForEvent } from './check-decision.js';
+import { failureReason } from './failure-reason.js';
+import { checkInvokeResult } from './invoke-result.js';
+import { InFlight } from './in-flight.js';
+import { validateCall, type ValidCall } from './validate-call.js';
+import { validateHooks } from './validate-hooks.js';
 import type { HookDefinition } from './hook.js';
 import { compileToolMatcher } from './matcher.js';
 import type { RunnerOptions, RunOptions } from './options.js';
 import { ChainTrail } from './shadow.js';
-import type { HookLogs, InvokeContext, InvokeResult } from './transport.js';
+import type { HookLogs, InvokeContext } from './transport.js';
 
 // Options live in options.ts beside the other chain concepts; re-exported for those importing them from here.
 export type { RunOptions, RunnerOptions } from './options.js';
@@ -30,15 +33,6 @@ interface CompiledHook {
   readonly shadow: boolean;
 }
 
-/** A hook's tool matcher; an invalid `tools` list is refused naming the hook (`invalid_hooks`). */
-function compileHookMatcher(hook: HookDefinition, index: number): (toolName: string) => boolean {
-  try {
-    return compileToolMatcher(hook.tools);
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new RunnerError('invalid_hooks', `hooks[${index}] "${hook.name}": ${detail}`, { cause: error });
-  }
-}
 
 /** What one hook did to the chain, once its policy is applied. */
 type Step =
@@ -91,28 +85,15 @@ export class HookRunner {
   readonly #audit: AuditEmitter | undefined;
   /** Shadow hooks still running, across calls: {@link idle} and {@link close} wait for them. */
   readonly #inFlight = new Set<Promise<void>>();
+  /** Hook invocations in flight: {@link close} settles them at once, whatever their transport does. */
+  readonly #pending = new InFlight<unknown>();
   #closed = false;
 
   constructor(hooks: readonly HookDefinition[], options: RunnerOptions = {}) {
-    const seen = new Set<string>();
-    for (const [index, hook] of hooks.entries()) {
-      if (typeof hook.name !== 'string' || hook.name.trim() === '') {
-        throw new RunnerError('invalid_hooks', `hooks[${index}]: a hook needs a non-empty name`);
-      }
-      if (seen.has(hook.name)) {
-        throw new RunnerError('invalid_hooks', `hooks[${index}]: duplicate hook name "${hook.name}" (the trail would be ambiguous)`);
-      }
-      if (hook.event !== 'pre_tool_use' && hook.event !== 'post_tool_use') {
-        throw new RunnerError('invalid_hooks', `hooks[${index}] "${hook.name}": unknown event ${JSON.stringify(hook.event)}`);
-      }
-      if (hook.mode !== undefined && hook.mode !== 'enforce' && hook.mode !== 'shadow') {
-        throw new RunnerError('invalid_hooks', `hooks[${index}] "${hook.name}": unknown mode ${JSON.stringify(hook.mode)} (enforce, shadow)`);
-      }
-      seen.add(hook.name);
-    }
-    this.#hooks = hooks.map((definition, index) => ({
+    // validateHooks refuses an invalid `tools` list (naming the hook), so compiling cannot fail here.
+    this.#hooks = validateHooks(hooks).map((definition) => ({
       definition,
-      matches: compileHookMatcher(definition, index),
+      matches: compileToolMatcher(definition.tools),
       policy: definition.on_failure ?? 'deny',
       shadow: definition.mode === 'shadow',
     }));
@@ -127,22 +108,22 @@ export class HookRunner {
 
   /** Run the chain for a call at whichever event it names. */
   async run(call: HookCall, options: RunOptions = {}): Promise<Outcome> {
-    const parsed = this.#validate(call);
-    return parsed.event === 'pre_tool_use' ? this.#pre(parsed, options) : this.#post(parsed, options);
+    const valid = this.#validate(call);
+    return valid.call.event === 'pre_tool_use' ? this.#pre(valid.call, valid.input, options) : this.#post(valid.call, valid.input, options);
   }
 
   /** Run the `pre_tool_use` chain: may the call run, and with which input? */
   async pre(call: Omit<PreToolUseCall, 'event'> & { event?: 'pre_tool_use' }, options: RunOptions = {}): Promise<PreToolUseOutcome> {
-    const parsed = this.#validate({ ...call, event: 'pre_tool_use' });
-    if (parsed.event !== 'pre_tool_use') throw new RunnerError('invalid_call', 'pre() needs a pre_tool_use call');
-    return this.#pre(parsed, options);
+    const valid = this.#validate(call, 'pre_tool_use');
+    if (valid.call.event !== 'pre_tool_use') throw new RunnerError('invalid_call', 'pre() needs a pre_tool_use call');
+    return this.#pre(valid.call, valid.input, options);
   }
 
   /** Run the `post_tool_use` chain: what does the model see of the result? */
   async post(call: Omit<PostToolUseCall, 'event'> & { event?: 'post_tool_use' }, options: RunOptions = {}): Promise<PostToolUseOutcome> {
-    const parsed = this.#validate({ ...call, event: 'post_tool_use' });
-    if (parsed.event !== 'post_tool_use') throw new RunnerError('invalid_call', 'post() needs a post_tool_use call');
-    return this.#post(parsed, options);
+    const valid = this.#validate(call, 'post_tool_use');
+    if (valid.call.event !== 'post_tool_use') throw new RunnerError('invalid_call', 'post() needs a post_tool_use call');
+    return this.#post(valid.call, valid.input, options);
   }
 
   /** Resolves once no shadow hook is running (each has answered, failed or timed out). */
@@ -152,32 +133,30 @@ export class HookRunner {
 
   /**
    * Close every hook's transport (processes, workers, instances); shadow hooks still running are
-   * stopped with them (and recorded so). Then the audit sinks are closed (a file sink flushes). Later
-   * calls are refused.
+   * stopped with them (and recorded so); calls still running settle at once, the running hook failing
+   * `timeout` (its policy applies, the chain stops at the next hook). Then the audit sinks are closed
+   * (a file sink flushes). Later calls are refused.
    */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#pending.close();
     await Promise.all(this.#hooks.map((h) => h.definition.transport.close?.()));
     await this.idle();
     await this.#audit?.close();
   }
 
-  #validate(call: unknown): HookCall {
+  #validate(call: unknown, event?: HookEvent): ValidCall {
     if (this.#closed) throw new RunnerError('runner_closed', 'the runner is closed');
-    const result = HookCall.safeParse(call);
-    if (!result.success) {
-      throw new RunnerError('invalid_call', `invalid call: ${formatIssues(describeIssues(result.error, call))}`, { cause: result.error });
-    }
-    return result.data;
+    return validateCall(call, event);
   }
 
   #selected(event: HookEvent, toolName: string): CompiledHook[] {
     return this.#hooks.filter((h) => h.definition.event === event && h.matches(toolName));
   }
 
-  async #pre(call: PreToolUseCall, options: RunOptions): Promise<PreToolUseOutcome> {
-    let input = parseToolInput(call.input);
+  async #pre(call: PreToolUseCall, parsedInput: JsonValue, options: RunOptions): Promise<PreToolUseOutcome> {
+    let input = parsedInput;
     let modified = false;
     const hooks = this.#selected('pre_tool_use', call.tool_name);
     const chain = this.#begin(call, input, hooks, options);
@@ -199,8 +178,7 @@ export class HookRunner {
     return this.#end(chain, { event: 'pre_tool_use', tool_call_id: call.tool_call_id, decision: 'allow', input, modified, trail: chain.trail.entries() });
   }
 
-  async #post(call: PostToolUseCall, options: RunOptions): Promise<PostToolUseOutcome> {
-    const input = parseToolInput(call.input);
+  async #post(call: PostToolUseCall, input: JsonValue, options: RunOptions): Promise<PostToolUseOutcome> {
     let output: JsonValue = call.output;
     let isError = call.is_error;
     let replaced = false;
@@ -298,33 +276,33 @@ export class HookRunner {
     }
     const request = toRequest(call, state);
     const started = performance.now();
-    let result: InvokeResult;
-    try {
-      result = await hook.definition.transport.invoke(request, context);
-    } catch (error) {
-      // A transport must resolve for every misbehaviour of its hook; a rejection is our bug, and
-      // still fails closed rather than escaping as an allow.
-      result = isHookError(error)
-        ? { ok: false, failure: error.toFailure() }
-        : { ok: false, failure: { code: 'internal_error', message: `transport "${hook.definition.transport.kind}" threw: ${String(error)}` } };
-    }
+    const invoke = async (): Promise<unknown> => {
+      try {
+        return await hook.definition.transport.invoke(request, context);
+      } catch (error) {
+        // A transport must resolve for every misbehaviour of its hook; a rejection is our bug, and
+        // still fails closed rather than escaping as an allow.
+        return isHookError(error)
+          ? { ok: false, failure: error.toFailure() }
+          : { ok: false, failure: { code: 'internal_error', message: `transport "${hook.definition.transport.kind}" threw: ${preview(error instanceof Error ? `${error.name}: ${error.message}` : error, 300)}` } };
+      }
+    };
+    // close() settles a pending call at once, as the hook's timeout would (its transport is being closed).
+    const result = await this.#pending.run(invoke, () => ({ ok: false, failure: { code: 'timeout', message: `the runner was closed while the call was in flight (hook "${name}")` } }));
     const ms = Math.round((performance.now() - started) * 1000) / 1000;
 
     let failure: HookFailure | undefined;
     let response: HookResponse | undefined;
-    if (result.ok) {
-      // Re-check at the boundary: a transport (or an interceptor) may hand back anything at run time.
-      const checked = checkResponse(result.response);
-      if (!checked.ok) failure = checked.failure;
-      else {
-        failure = checkDecisionForEvent(checked.value, state.event);
-        if (failure === undefined && checked.value.decision === 'modify' && options.checkInput) {
-          failure = await checkModifiedInput(options.checkInput, checked.value.input);
-        }
-        if (failure === undefined) response = checked.value;
+    // Re-check at the boundary: a transport (or an interceptor) may hand back anything at run time.
+    const checked = checkInvokeResult(result, hook.definition.transport.kind);
+    if (checked.ok) {
+      failure = checkDecisionForEvent(checked.response, state.event);
+      if (failure === undefined && checked.response.decision === 'modify' && options.checkInput) {
+        failure = await checkModifiedInput(options.checkInput, checked.response.input);
       }
+      if (failure === undefined) response = checked.response;
     } else {
-      failure = result.failure;
+      failure = checked.failure;
     }
 
     if (failure !== undefined) {
@@ -332,7 +310,7 @@ export class HookRunner {
         // Say why the hook had so little time: the budget, not (only) its own timeout, cut it short.
         failure = { ...failure, message: `${failure.message} (the chain's ${budget.budgetMs} ms budget left it ${context.deadline_ms} ms)` };
       }
-      return this.#failed(hook, failure, result.logs, ms, state.event, budgetNote);
+      return this.#failed(hook, failure, checked.logs, ms, state.event, budgetNote);
     }
     if (response === undefined) throw new Error('unreachable: no failure and no response');
     let entry: TrailEntry = withLogs(
@@ -341,7 +319,7 @@ export class HookRunner {
         : response.reason === undefined
           ? { hook: name, decision: response.decision, ms }
           : { hook: name, decision: response.decision, reason: response.reason, ms },
-      result.logs,
+      checked.logs,
     );
     if (budgetNote !== undefined) entry = { ...entry, budget: budgetNote };
     if (response.decision === 'deny') return { entry, step: { kind: 'deny', reason: response.reason } };
@@ -354,7 +332,7 @@ export class HookRunner {
     let entry = withLogs({ hook: name, decision: hook.policy, failure, policy: hook.policy, ms }, logs);
     if (budget !== undefined) entry = { ...entry, budget };
     if (hook.policy === 'allow') return { entry, step: { kind: 'continue', response: undefined } };
-    return { entry, step: { kind: 'deny', reason: failureReason(name, failure, event) } };
+    return { entry, step: { kind: 'deny', reason: failureReason(name, failure.code, event) } };
   }
 }
 
@@ -396,8 +374,3 @@ async function checkModifiedInput(check: NonNullable<RunOptions['checkInput']>, 
   return { code: 'malformed_response', message: `"modify" rewrote the input to something the tool does not accept: ${problem}` };
 }
 
-/** What the model is told when a hook failed closed: which hook, which cause. */
-function failureReason(hook: string, failure: HookFailure, event: HookEvent): string {
-  const what = event === 'pre_tool_use' ? 'the call was denied' : 'the output was withheld';
-  return `hook "${hook}" failed (${failure.code}): ${failure.message}; ${what} (fail closed)`;
-}

@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { CLI, jsonl, pre, writeConfig } from './cli.js';
 import { tempDir } from '../helpers/temp.js';
+import { eventually } from '../transports/subprocess/helpers.js';
 
 function alive(pid: number): boolean {
   try {
@@ -20,8 +21,9 @@ describe('basis-hooks run, interrupted', () => {
     const dir = await tempDir();
     const pidFile = path.join(dir, 'hook.pid');
     const config = await writeConfig(dir, [
-      // exec: the hook's pid is the shell's, written before it starts its long sleep.
-      { name: 'slow', event: 'pre_tool_use', command: 'echo $$ > "$BASIS_HOOKS_CONFIG_DIR/hook.pid"; exec sleep 60', timeout_ms: 120_000 },
+      // exec: the hook's pid is the shell's, written before it starts its long sleep. Its host pid, from
+      // the host's /proc: the hook may run in its own PID namespace, where $$ is 2.
+      { name: 'slow', event: 'pre_tool_use', command: 'read pid rest < /proc/self/stat; echo $pid > "$BASIS_HOOKS_CONFIG_DIR/hook.pid"; exec sleep 60', timeout_ms: 120_000 },
     ]);
     const child = spawn(process.execPath, [CLI, 'run', '--config', config], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -43,7 +45,7 @@ describe('basis-hooks run, interrupted', () => {
       expect(await closed).toBe(130);
       expect(stdout).toBe('');
       expect(stderr).toContain('interrupted');
-      expect(alive(hookPid)).toBe(false);
+      expect(await eventually(() => !alive(hookPid ?? 0))).toBe(true);
     } finally {
       // Leave nothing running if an expectation failed.
       if (hookPid !== undefined && alive(hookPid)) process.kill(hookPid, 'SIGKILL');

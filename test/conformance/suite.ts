@@ -6,6 +6,7 @@ import {
   type Outcome,
   type Transport,
 } from '../../host/index.js';
+import { failureReason } from '../../host/runner/failure-reason.js';
 import { BEHAVIOURS, type Behaviour } from './behaviours.js';
 import { VECTORS, hookName, type ExpectedOutcome, type ExpectedTrailEntry } from './vectors.js';
 
@@ -70,6 +71,13 @@ function expectOutcome(outcome: Outcome, expected: ExpectedOutcome, fixture: Tra
     }
     expect(outcome.is_error).toBe(expected.is_error);
     expect(outcome.replaced).toBe(expected.replaced);
+  }
+  // A hook that failed closed: the model is told its name, the code and the code's fixed description —
+  // never the failure's message (which may quote stderr, paths or the request).
+  const failed = outcome.trail.at(-1);
+  if (outcome.decision === 'deny' && failed?.failure !== undefined && failed.policy === 'deny') {
+    const told = outcome.event === 'pre_tool_use' ? (outcome as { reason: string }).reason : outcome.output;
+    expect(told).toBe(failureReason(failed.hook, failed.failure.code, outcome.event));
   }
   if (outcome.event === 'pre_tool_use' && outcome.decision === 'allow') {
     expect(Object.keys(outcome).sort()).toEqual(['decision', 'event', 'input', 'modified', 'tool_call_id', 'trail']);

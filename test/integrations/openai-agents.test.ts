@@ -97,7 +97,7 @@ describe('withHooks (OpenAI Agents SDK): failures, rewrites and results', () => 
     await run(agentWith(model, withHooks([shell], runner, scope)), 'deploy');
     await runner.close();
     const result = functionResults(model.inputs[1])['c1'] as { text: string };
-    expect(result.text).toMatch(/^hook "flaky" failed \(exit_nonzero\)/);
+    expect(result.text).toMatch(/^hook "flaky" failed \(exit_nonzero: [^)]*\);/);
     expect(ran).toEqual([]);
   });
 
@@ -124,7 +124,7 @@ describe('withHooks (OpenAI Agents SDK): failures, rewrites and results', () => 
       await run(agentWith(model, withHooks([shell], runner, { ...scope, onOutcome: (o) => outcomes.push(o) })), 'x');
       expect(outcomes[0]?.trail[0]).toMatchObject({ hook: 'bad-rewrite', failure: { code: 'malformed_response' } });
       if (onFailure === 'deny') {
-        expect((functionResults(model.inputs[1])['c1'] as { text: string }).text).toMatch(/^hook "bad-rewrite" failed \(malformed_response\)/);
+        expect((functionResults(model.inputs[1])['c1'] as { text: string }).text).toMatch(/^hook "bad-rewrite" failed \(malformed_response: [^)]*\);/);
         expect(seen).toEqual([]);
         expect(ran).toEqual([]);
       } else {

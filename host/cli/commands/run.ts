@@ -2,6 +2,8 @@ import { loadConfig } from '../../config/load.js';
 import { createRunner } from '../../config/create-runner.js';
 import type { HookCall } from '../../contract/call.js';
 import type { Outcome } from '../../contract/outcome.js';
+import { preview } from '../../contract/preview.js';
+import { RunnerError } from '../../errors/runner-error.js';
 import type { HookRunner } from '../../runner/runner.js';
 import { parseCalls } from '../calls.js';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, parseFlags, usageError, type Command } from '../command.js';
@@ -93,15 +95,26 @@ export const runCommand: Command = {
     const onSignal = (): void => interrupt.abort(INTERRUPTED);
     // A reader that went away (`| head -1`) wants nothing more: stop the running hook and run no other.
     const onClosed = (): void => interrupt.abort(READER_GONE);
+    let refused = 0;
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     process.stdout.once('error', onClosed);
     try {
       const rows: { call: HookCall; outcome: Outcome }[] = [];
-      for (const call of calls) {
+      for (const [index, call] of calls.entries()) {
         if (interrupt.signal.aborted) break;
-        // Shadow hooks are waited for: this is a batch tool, and each printed trail should be whole.
-        const outcome = await runner.run(call, { signal: interrupt.signal, wait_for_shadows: true });
+        let outcome: Outcome;
+        try {
+          // Shadow hooks are waited for: this is a batch tool, and each printed trail should be whole.
+          outcome = await runner.run(call, { signal: interrupt.signal, wait_for_shadows: true });
+        } catch (error) {
+          // Calls are checked before any runs, so this is not expected; if one is refused anyway, say
+          // which, and still run the ones after it.
+          if (!(error instanceof RunnerError) || error.code === 'runner_closed') throw error;
+          process.stderr.write(`basis-hooks run: call ${index + 1} (${preview(call.tool_call_id)}) was refused: ${error.message}\n`);
+          refused += 1;
+          continue;
+        }
         // An interrupted call's outcome is the policy's, not the hooks' verdict: do not report it.
         if (interrupt.signal.aborted) break;
         // Written as soon as it is known, so a consumer can stream; `write` waits out backpressure.
@@ -122,6 +135,7 @@ export const runCommand: Command = {
       process.stderr.write('basis-hooks run: interrupted; the remaining calls were not run\n');
       return EXIT_INTERRUPTED;
     }
+    if (refused !== 0) return EXIT_USAGE;
     return audited ? EXIT_OK : EXIT_FAILED;
   },
 };

@@ -2,8 +2,8 @@ import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
- * Write a cache directory atomically: its files go into a temp sibling, the manifest last, then one
- * rename publishes it — a reader never sees half an entry. When another process published `dir`
+ * Write a cache directory atomically: its files go into a temp sibling (mode 0700, files 0600), the
+ * manifest last, then one rename publishes it — a reader never sees half an entry. When another process published `dir`
  * first, its entry is kept if `isValid()` says it is complete; anything else in the way (an entry
  * damaged by hand) is replaced.
  */
@@ -16,9 +16,10 @@ export async function publishDirectory(
 ): Promise<void> {
   const tmp = await mkdtemp(join(parent, '.tmp-'));
   try {
-    for (const [name, bytes] of Object.entries(files)) await writeFile(join(tmp, name), bytes);
+    // Private to this user whatever the umask: the cache is code the host runs.
+    for (const [name, bytes] of Object.entries(files)) await writeFile(join(tmp, name), bytes, { mode: 0o600 });
     // The manifest last: an entry with a manifest is complete.
-    await writeFile(join(tmp, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    await writeFile(join(tmp, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
     try {
       await rename(tmp, dir);
     } catch (error) {

@@ -47,7 +47,7 @@ export interface LoadedComponent {
   readonly info: Omit<ComponentInfo, 'timings_ms' | 'metering'> & { readonly timings_ms: Omit<ComponentInfo['timings_ms'], 'instantiate'> };
   /** Metered loads: whether the instrumented modules were already instrumented (disk or this process). */
   readonly meterCacheHit?: boolean;
-  /** `file:` URL of the cached glue module. */
+  /** `data:` URL of the verified glue module (see cache.ts). */
   readonly glueUrl: string;
   /** Core modules by the name the glue asks for, compiled with their memory capped. */
   readonly modules: Readonly<Record<string, WasmModule>>;

@@ -13,8 +13,8 @@ const Logs = z.strictObject({ stdout: z.string().optional(), stderr: z.string().
 /** Host → worker, first: what to instantiate and how. */
 export const InitMessage = z.strictObject({
   type: z.literal('init'),
-  /** `file:` URL of jco's glue (in the transpile cache). */
-  glueUrl: z.string().startsWith('file:'),
+  /** `data:` URL of jco's glue: the bytes the cache verified, so nothing can be swapped in on disk. */
+  glueUrl: z.string().startsWith('data:text/javascript;base64,'),
   /** The handler export's key in the glue's exports, e.g. `basis:hook/handler@1.0.0`. */
   handler: z.string(),
   /** Compiled core modules by the name the glue asks for (compiled once, in the host). */

@@ -50,12 +50,14 @@ export function interceptorTransport(interceptor: Interceptor, options: Intercep
       // A chain budget may leave the interceptor less than its own timeout: it gets whichever is shorter.
       const limitMs = context.deadline_ms !== undefined && context.deadline_ms < timeoutMs ? Math.max(1, Math.ceil(context.deadline_ms)) : timeoutMs;
       let timer: NodeJS.Timeout | undefined;
+      let onAbort: (() => void) | undefined;
       try {
         const answer = await Promise.race([
           Promise.resolve().then(() => handle(copy)),
           new Promise<never>((_, reject) => {
             timer = setTimeout(() => reject(new TimeoutSignal()), limitMs);
-            context.signal?.addEventListener('abort', () => reject(new TimeoutSignal('aborted')), { once: true });
+            onAbort = () => reject(new TimeoutSignal('aborted'));
+            context.signal?.addEventListener('abort', onAbort, { once: true });
           }),
         ]);
         const checked = checkResponse(answer);
@@ -68,6 +70,8 @@ export function interceptorTransport(interceptor: Interceptor, options: Intercep
         return { ok: false, failure: { code: 'interceptor_error', message: `interceptor threw ${detail}` } };
       } finally {
         if (timer) clearTimeout(timer);
+        // The caller's signal may outlive this call by far (the CLI's serves every call of a run).
+        if (onAbort) context.signal?.removeEventListener('abort', onAbort);
       }
     },
   };

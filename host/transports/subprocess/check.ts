@@ -34,6 +34,34 @@ export async function checkStartable(options: ResolvedSubprocessOptions): Promis
   throw fail(`${JSON.stringify(launch.file)} is not an executable file on PATH`);
 }
 
+/**
+ * The absolute path spawn would exec for this hook in `cwd`, resolved the way spawn resolves it (see
+ * {@link checkStartable}), or why there is none, phrased as spawn's own error would be. Used when the
+ * hook runs under a wrapper (containment.ts): the wrapper's exec failure would otherwise look like the
+ * hook exiting 127, not like a hook that cannot be started.
+ */
+export async function resolveProgram(options: ResolvedSubprocessOptions, cwd: string): Promise<{ readonly ok: true; readonly file: string } | { readonly ok: false; readonly detail: string }> {
+  const { file } = options.launch;
+  const describe = (problem: string): string =>
+    problem === 'does not exist' ? 'not found (ENOENT)' : problem === 'is not executable' ? 'not executable (EACCES)' : problem === 'is not a file' ? 'not executable (EACCES: not a file)' : problem;
+  if (file.includes('/')) {
+    const full = path.resolve(cwd, file);
+    const problem = await executableProblem(full);
+    return problem === undefined ? { ok: true, file: full } : { ok: false, detail: describe(problem) };
+  }
+  const searchPath = options.env['PATH'] ?? process.env['PATH'] ?? '';
+  let first: string | undefined;
+  for (const dir of searchPath.split(path.delimiter)) {
+    if (dir === '') continue;
+    const full = path.resolve(cwd, dir, file);
+    const problem = await executableProblem(full);
+    if (problem === undefined) return { ok: true, file: full };
+    // Like execvp: a match that cannot be executed is reported over "not found".
+    if (problem !== 'does not exist') first ??= problem;
+  }
+  return { ok: false, detail: describe(first ?? 'does not exist') };
+}
+
 /** Why `file` cannot be exec'd, or undefined when it can. */
 async function executableProblem(file: string): Promise<string | undefined> {
   try {

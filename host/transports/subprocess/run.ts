@@ -43,9 +43,17 @@ type Child = ChildProcessByStdio<Writable, Readable, Readable>;
  * - otherwise stdout is decoded by the codec alone (`empty_output`, `malformed_response`, or the answer).
  *
  * The decision is taken on **exit**: then whatever is left of the process group is killed, so a hook
- * never leaves orphans and a grandchild holding stdout open cannot delay the answer.
+ * never leaves orphans and a grandchild holding stdout open cannot delay the answer. `program` is what
+ * is actually spawned: the hook itself, or the hook under its PID-namespace wrapper (containment.ts),
+ * which reaches descendants that left the group too.
  */
-export function startHook(options: ResolvedSubprocessOptions, request: HookRequest, cwd: string, signal?: AbortSignal): HookProcess {
+export function startHook(
+  options: ResolvedSubprocessOptions,
+  request: HookRequest,
+  cwd: string,
+  signal?: AbortSignal,
+  program: { readonly file: string; readonly args: readonly string[] } = options.launch,
+): HookProcess {
   const { launch } = options;
   if (signal?.aborted) {
     return settled(failure('timeout', `hook ${launch.display} was not started: the call was aborted`));
@@ -54,7 +62,7 @@ export function startHook(options: ResolvedSubprocessOptions, request: HookReque
   let child: Child;
   try {
     // detached: the hook leads its own process group, so one signal reaches all its descendants.
-    child = spawn(launch.file, launch.args, {
+    child = spawn(program.file, program.args, {
       cwd,
       env: { ...process.env, ...options.dialect.env?.(request), ...options.env },
       detached: true,
@@ -116,8 +124,18 @@ export function startHook(options: ResolvedSubprocessOptions, request: HookReque
     return decoded.ok ? { ok: true, response: decoded.value, logs } : { ok: false, failure: decoded.failure, logs };
   };
 
+  // decide() runs in stream and timer callbacks, where a throw would take the host down: it cannot
+  // throw today (the codec never does), and must not start to.
+  const decideSafely = (): InvokeResult => {
+    try {
+      return decide();
+    } catch (error) {
+      return { ok: false, failure: failure('internal_error', `deciding the answer of hook ${launch.display} failed: ${error instanceof Error ? error.name : typeof error}`) };
+    }
+  };
+
   const maybeFinish = (): void => {
-    if (exit !== undefined && openStreams === 0) finish(decide());
+    if (exit !== undefined && openStreams === 0) finish(decideSafely());
   };
 
   function onAbort(): void {
@@ -131,7 +149,7 @@ export function startHook(options: ResolvedSubprocessOptions, request: HookReque
     clearTimeout(deadline);
     killGroup('SIGTERM');
     later(KILL_DELAY_MS, () => killGroup('SIGKILL'));
-    later(KILL_DELAY_MS + STOP_DEADLINE_MS, () => finish(decide()));
+    later(KILL_DELAY_MS + STOP_DEADLINE_MS, () => finish(decideSafely()));
   }
 
   // A hook may exit without reading its request (EPIPE) or close stdin early: its answer still counts.
@@ -155,7 +173,7 @@ export function startHook(options: ResolvedSubprocessOptions, request: HookReque
     // The leader is gone: kill whatever it left behind in its group (background jobs, a grandchild
     // holding stdout), then give the pipes a moment to deliver what was already written.
     killGroup('SIGKILL');
-    later(EXIT_GRACE_MS, () => finish(decide()));
+    later(EXIT_GRACE_MS, () => finish(decideSafely()));
     maybeFinish();
   });
 

@@ -1,14 +1,31 @@
+import type { HookFailure } from '../../contract/failure.js';
 import type { HookRequest } from '../../contract/request.js';
 import type { InvokeContext, InvokeResult, Transport } from '../../runner/transport.js';
-import { checkStartable, isDirectory } from './check.js';
-import { resolveSubprocessOptions, type SubprocessOptions } from './options.js';
+import { checkStartable, isDirectory, resolveProgram } from './check.js';
+import { contained, containment } from './containment.js';
+import { resolveSubprocessOptions, type ResolvedSubprocessOptions, type SubprocessOptions } from './options.js';
 import { startHook, type HookProcess } from './run.js';
+
+/**
+ * What to spawn for one call: the hook's own program, or — where the platform allows — the hook
+ * under a PID namespace that dies with it (containment.ts). Under the wrapper the program is
+ * resolved here first, so a hook that cannot be started is still `spawn_failed`.
+ */
+async function programFor(options: ResolvedSubprocessOptions, cwd: string): Promise<{ readonly file: string; readonly args: readonly string[] } | { readonly ok: false; readonly failure: HookFailure }> {
+  const how = await containment();
+  if (how.kind === 'process-group') return options.launch;
+  // A missing working directory is spawn's to report (with the directory named): let it.
+  if (!(await isDirectory(cwd))) return options.launch;
+  const program = await resolveProgram(options, cwd);
+  if (!program.ok) return { ok: false, failure: { code: 'spawn_failed', message: `cannot start hook ${options.launch.display}: ${program.detail}` } };
+  return contained(how, program.file, options.launch.args);
+}
 
 /**
  * A hook that is a program: basis writes one JSON request to its stdin and reads one JSON response
  * from its stdout; the exit code is only a liveness signal. Each call spawns the program afresh in
- * its own process group, with a deadline and caps, and kills that whole group when the call ends.
- * POSIX only (process groups).
+ * its own process group — on Linux also its own PID namespace — with a deadline and caps, and kills
+ * that whole group (namespace) when the call ends. POSIX only (process groups).
  *
  * Throws an `OptionsError` (`invalid_options`) at construction for options no hook could run with.
  *
@@ -22,6 +39,8 @@ import { startHook, type HookProcess } from './run.js';
  */
 export function subprocessTransport(options: SubprocessOptions): Transport {
   const resolved = resolveSubprocessOptions(options);
+  // Probe now (once per process, a few ms), so the first call does not wait for it.
+  void containment();
   const running = new Set<HookProcess>();
   let closed = false;
   const refused: InvokeResult = {
@@ -35,12 +54,14 @@ export function subprocessTransport(options: SubprocessOptions): Transport {
     async invoke(request: HookRequest, context: InvokeContext): Promise<InvokeResult> {
       try {
         const cwd = resolved.cwd ?? ((await isDirectory(request.workspace)) ? request.workspace : process.cwd());
-        // Checked after the await too: close() may have run meanwhile, and must not miss a hook started after it.
+        const program = await programFor(resolved, cwd);
+        if ('failure' in program) return program;
+        // Checked after the awaits too: close() may have run meanwhile, and must not miss a hook started after it.
         if (closed) return refused;
         // A chain budget may leave the hook less than its own timeout: it gets whichever is shorter.
         const deadline = context.deadline_ms;
         const options = deadline !== undefined && deadline < resolved.timeout_ms ? { ...resolved, timeout_ms: Math.max(1, Math.ceil(deadline)) } : resolved;
-        const hook = startHook(options, request, cwd, context.signal);
+        const hook = startHook(options, request, cwd, context.signal, program);
         running.add(hook);
         try {
           return await hook.result;

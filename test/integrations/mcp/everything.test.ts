@@ -165,7 +165,8 @@ describe('mcp gateway ↔ server-everything: hooks and concurrency', () => {
         event: 'pre_tool_use',
         tools: ['get-sum'],
         timeout_ms: 60_000,
-        command: `cat >/dev/null; : > "${barrier}/$$"; n=0; while [ "$(ls "${barrier}" | wc -l)" -lt 50 ]; do sleep 0.05; n=$((n+1)); [ $n -gt 1000 ] && exit 1; done; echo '{"decision":"allow"}'`,
+        // mktemp, not $$: each hook runs in its own PID namespace, where $$ is the same in every hook.
+        command: `cat >/dev/null; mktemp "${barrier}/in.XXXXXX" >/dev/null; n=0; while [ "$(ls "${barrier}" | wc -l)" -lt 50 ]; do sleep 0.05; n=$((n+1)); [ $n -gt 1000 ] && exit 1; done; echo '{"decision":"allow"}'`,
       },
     ]);
     const via = await track(connect(config, EVERYTHING));

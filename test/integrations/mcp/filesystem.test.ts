@@ -134,7 +134,7 @@ describe.skipIf(NO_CLANG !== undefined)('mcp gateway ↔ server-filesystem: hook
     const target = path.join(root, 'sandbox', 'never.txt');
     const result = await via.client.callTool({ name: 'write_file', arguments: { path: target, content: 'x' } });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^hook "flaky-guard" failed \(exit_nonzero\): .*the call was denied \(fail closed\)$/);
+    expect(textOf(result)).toMatch(/^hook "flaky-guard" failed \(exit_nonzero: [^)]*\); the call was denied \(fail closed\)$/);
     expect(existsSync(target)).toBe(false);
   });
 
@@ -142,7 +142,7 @@ describe.skipIf(NO_CLANG !== undefined)('mcp gateway ↔ server-filesystem: hook
     const via = await gateway(await configWith([{ name: 'slow-redactor', event: 'post_tool_use', timeout_ms: 300, command: 'cat >/dev/null; sleep 30' }]));
     const result = await via.client.callTool({ name: 'read_text_file', arguments: { path: path.join(root, 'secrets.txt') } });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^hook "slow-redactor" failed \(timeout\): .*the output was withheld \(fail closed\)$/);
+    expect(textOf(result)).toMatch(/^hook "slow-redactor" failed \(timeout: [^)]*\); the output was withheld \(fail closed\)$/);
     expect(JSON.stringify(result)).not.toContain(GITHUB_TOKEN);
   });
 
@@ -150,7 +150,7 @@ describe.skipIf(NO_CLANG !== undefined)('mcp gateway ↔ server-filesystem: hook
     const via = await gateway(await configWith([{ name: 'stringify', event: 'pre_tool_use', command: `cat >/dev/null; echo '{"decision":"modify","input":"rm -rf /"}'` }]));
     const result = await via.client.callTool({ name: 'list_directory', arguments: { path: root } });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^hook "stringify" failed \(malformed_response\): "modify" must rewrite the input to a JSON object/);
+    expect(textOf(result)).toMatch(/^hook "stringify" failed \(malformed_response: [^)]*\);/);
   });
 
   it('a config whose component cannot load: the gateway exits 2 before starting the server', async () => {

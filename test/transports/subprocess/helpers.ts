@@ -38,9 +38,17 @@ export function tempDir(): { dir: string; cleanup: () => void } {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** What a hook wrote to BASIS_TEST_PID_FILE: host pids, and the hook's process group (its pid's when absent). */
+export interface HookPids {
+  readonly hook: number;
+  readonly grandchild: number | null;
+  readonly pgid: number;
+}
+
 /** What the fixture wrote to BASIS_TEST_PID_FILE. */
-export function readPids(file: string): { hook: number; grandchild: number | null } {
-  return JSON.parse(readFileSync(file, 'utf8')) as { hook: number; grandchild: number | null };
+export function readPids(file: string): HookPids {
+  const pids = JSON.parse(readFileSync(file, 'utf8')) as { hook: number; grandchild: number | null; pgid?: number };
+  return { ...pids, pgid: pids.pgid ?? pids.hook };
 }
 
 /** `/proc/<pid>/stat` fields after the command name: [state, ppid, pgrp, ...], or undefined when gone. */
@@ -89,8 +97,8 @@ export async function eventually(predicate: () => boolean, ms = 2000): Promise<b
 }
 
 /** Wait until the fixture has written its pid file (it is running), then return the pids. */
-export async function waitForPids(file: string, ms = 5000): Promise<{ hook: number; grandchild: number | null }> {
-  let pids: { hook: number; grandchild: number | null } | undefined;
+export async function waitForPids(file: string, ms = 5000): Promise<HookPids> {
+  let pids: HookPids | undefined;
   await eventually(() => {
     try {
       pids = readPids(file);

@@ -30,9 +30,9 @@ describe('subprocess: stdout cap', () => {
     // Buffering the flood would grow the host by ~100 MB; the cap (1 MiB) plus pipe chunks is far less.
     // The bound is generous on purpose: it separates "bounded" from "buffered it all", nothing finer.
     expect(peak - before).toBeLessThan(48 * MiB);
-    const { hook } = readPids(file);
-    expect(isAlive(hook)).toBe(false);
-    expect(await eventually(() => groupMembers(hook).length === 0)).toBe(true);
+    const { hook, pgid } = readPids(file);
+    expect(await eventually(() => !isAlive(hook))).toBe(true);
+    expect(await eventually(() => groupMembers(pgid).length === 0)).toBe(true);
   });
 
   it('an answer exactly at the cap is accepted; one byte over is output_too_large', async () => {
