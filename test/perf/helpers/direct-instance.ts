@@ -25,12 +25,12 @@ export interface BothWays {
   close(): void;
 }
 
-export async function instantiateBothWays(path: string, cacheDir: string, options: { readonly memoryMb?: number } = {}): Promise<BothWays> {
+export async function instantiateBothWays(path: string, cacheDir: string, options: { readonly memoryMb?: number; readonly env?: Readonly<Record<string, string>> } = {}): Promise<BothWays> {
   const component = await loadComponent({
     path,
     memoryMb: options.memoryMb ?? COMPONENT_DEFAULTS.memory_mb,
     maxLogBytes: COMPONENT_DEFAULTS.max_log_bytes,
-    grants: undefined,
+    grants: options.env === undefined ? undefined : { env: { ...options.env } },
     cacheDir,
     metered: false,
   });
