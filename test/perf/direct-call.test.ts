@@ -19,7 +19,7 @@ import { ensureGuestsBuilt, guestBuildDir, TEST_CACHE_DIR, watGuest } from '../h
 import { loadPolicyCases } from '../helpers/policy-cases.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { instantiateBothWays, type BothWays } from './helpers/direct-instance.js';
+import { instantiateBothWays, type BothWays } from '../../scripts/bench/raw.js';
 import { ABI_VIOLATIONS, buildAbiViolationGuests } from './fixtures/abi-violations.js';
 
 const LANGS = ['wat', 'c', 'rust', 'assemblyscript', 'js', 'ts'] as const;

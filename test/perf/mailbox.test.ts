@@ -9,7 +9,7 @@ import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WitHookRequest } from '../../host/codec/wit.js';
 import { CallerMailbox, MailboxError, createMailboxBuffer } from '../../host/transports/component/worker/mailbox.js';
-import { tsWorker } from './helpers/ts-worker.js';
+import { tsWorker } from '../../scripts/bench/ts-worker.js';
 
 const ENTRY = new URL('./fixtures/mailbox-worker.ts', import.meta.url);
 const workers: Worker[] = [];

@@ -1,17 +1,19 @@
 /**
- * A component instantiated the way the transport does it (loader, sandbox, jco's glue), with both
- * ways of calling `handle` on it: jco's glue, and the direct canonical-ABI caller bound to the same
- * core instances — or the reason the component is not direct-callable.
+ * A component instantiated the way the transport does it (loader, sandbox, jco's glue; no fuel, no
+ * isolation), with both ways of calling `handle` on it: jco's glue, and the direct canonical-ABI
+ * caller bound to the same core instances — or the reason the component is not direct-callable.
+ * The bench's raw-call baselines (given a WIT record made once, outside the timing) and the direct
+ * call's tests (test/perf/direct-call.test.ts) both use it.
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { WitHookRequest } from '../../../host/codec/wit.js';
-import { asGlue } from '../../../host/transports/component/guest.js';
-import { loadComponent, type LoadedComponent } from '../../../host/transports/component/loader.js';
-import { COMPONENT_DEFAULTS } from '../../../host/transports/component/options.js';
-import { createSandbox, type Sandbox } from '../../../host/transports/component/sandbox/index.js';
-import { Wasm } from '../../../host/transports/component/wasm-api.js';
-import { CoreInstances, ImportGate, bindDirectCall, planDirectCall, type DirectCaller, type PlanResult } from '../../../host/transports/component/direct/index.js';
+import type { WitHookRequest } from '../../host/codec/wit.js';
+import { asGlue } from '../../host/transports/component/guest.js';
+import { loadComponent, type LoadedComponent } from '../../host/transports/component/loader.js';
+import { COMPONENT_DEFAULTS } from '../../host/transports/component/options.js';
+import { createSandbox, type Sandbox } from '../../host/transports/component/sandbox/index.js';
+import { Wasm } from '../../host/transports/component/wasm-api.js';
+import { CoreInstances, ImportGate, bindDirectCall, planDirectCall, type DirectCaller, type PlanResult } from '../../host/transports/component/direct/index.js';
 
 export interface BothWays {
   readonly component: LoadedComponent;
