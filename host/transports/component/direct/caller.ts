@@ -93,16 +93,15 @@ const ASCII_LOOP_MAX = 48;
  */
 export class DirectCaller {
   readonly #core: DirectCoreExports;
-  #buffer: ArrayBuffer;
   #u8: Uint8Array;
   #view: DataView;
   #dead: string | undefined;
 
   constructor(core: DirectCoreExports) {
     this.#core = core;
-    this.#buffer = core.memory.buffer;
-    this.#u8 = new Uint8Array(this.#buffer);
-    this.#view = new DataView(this.#buffer);
+    const buffer = core.memory.buffer;
+    this.#u8 = new Uint8Array(buffer);
+    this.#view = new DataView(buffer);
   }
 
   /** Whether the caller still takes calls (false after an ABI violation or an exception). */
@@ -165,16 +164,20 @@ export class DirectCaller {
     }
   }
 
-  /** The memory views, refreshed when a grow has detached the buffer they were made on. */
+  /**
+   * The memory views, refreshed when a grow has detached the buffer they were made on (a detached
+   * buffer's views have length 0). Reading `memory.buffer` on every access would cost more than the
+   * check: it is only read when the views are empty.
+   */
   #fresh(): Uint8Array {
-    if (this.#u8.byteLength === 0 || this.#core.memory.buffer !== this.#buffer) this.#refresh();
+    if (this.#u8.byteLength === 0) this.#refresh();
     return this.#u8;
   }
 
   #refresh(): void {
-    this.#buffer = this.#core.memory.buffer;
-    this.#u8 = new Uint8Array(this.#buffer);
-    this.#view = new DataView(this.#buffer);
+    const buffer = this.#core.memory.buffer;
+    this.#u8 = new Uint8Array(buffer);
+    this.#view = new DataView(buffer);
   }
 
   #alloc(align: number, size: number): number {
