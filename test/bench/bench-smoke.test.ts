@@ -122,10 +122,10 @@ describe('the README performance block', () => {
 
   it('renders the quick run too, markers and all', () => {
     const block = markdownReport(result);
-    const readme = `# x\n\n## Performance\n\n${README_START}\nold\n${README_END}\n\n## Next\n`;
+    const readme = `# x\n\n## Performance\n\n${README_START}\nstale figures\n${README_END}\n\n## Next\n`;
     const rewritten = replaceReadmeBlock(readme, block);
     expect(rewritten).toContain(block);
-    expect(rewritten).not.toContain('old');
+    expect(rewritten).not.toContain('stale figures');
     expect(rewritten.endsWith(`${README_END}\n\n## Next\n`)).toBe(true);
   });
 });
