@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toWitRequest, type WitHookRequest } from '../../host/codec/wit.js';
 import { toRequest } from '../../host/codec/request.js';
 import { parseToolInput } from '../../host/codec/input.js';
-import { planDirectCall, type DirectOutcome } from '../../host/transports/component/direct/index.js';
+import { DirectPlanSchema, planDirectCall, type DirectOutcome } from '../../host/transports/component/direct/index.js';
 import { Wasm, type WasmMemory } from '../../host/transports/component/wasm-api.js';
 import { ensureGuestsBuilt, guestBuildDir, TEST_CACHE_DIR, watGuest } from '../helpers/guests.js';
 import { loadPolicyCases } from '../helpers/policy-cases.js';
@@ -319,6 +319,16 @@ describe('the planner', () => {
     expect(both.plan.plan.handle.instance).not.toBe(both.plan.plan.memory.instance);
     expect(both.plan.plan.realloc.instance).toBe(both.plan.plan.handle.instance);
     expect(both.plan.plan.postReturn).toBeDefined();
+  });
+
+  it('a plan is plain data that survives a trip to a worker (JSON, then its schema)', async () => {
+    for (const path of [join(guestBuildDir('js'), 'quickjs', 'guard.wasm'), join(guestBuildDir('c'), 'guard.wasm')]) {
+      const both = await instantiateBothWays(path, TEST_CACHE_DIR);
+      both.close();
+      if (!both.plan.ok) throw new Error(both.plan.reason);
+      expect(DirectPlanSchema.parse(JSON.parse(JSON.stringify(both.plan.plan)))).toStrictEqual(both.plan.plan);
+      expect(DirectPlanSchema.parse(structuredClone(both.plan.plan))).toStrictEqual(both.plan.plan);
+    }
   });
 
   it.each([

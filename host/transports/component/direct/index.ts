@@ -5,5 +5,5 @@
 export { DirectCaller, type AbiViolation, type DirectCoreExports, type DirectOutcome } from './caller.js';
 export { ImportGate, InnerComponentCall, PostReturnImportError } from './gate.js';
 export { CoreInstances, bindDirectCall, type Bound, type InstantiateCore } from './instances.js';
-export { planDirectCall, type CoreRef, type DirectPlan, type PlanResult } from './plan.js';
+export { DirectPlanSchema, planDirectCall, type CoreRef, type DirectPlan, type PlanResult } from './plan.js';
 export { REQUEST, RESULT } from './layout.js';

@@ -9,6 +9,7 @@
  * other shape (another jco's glue, another encoding, another layout, an async lift) is "not
  * direct-callable": the transport keeps calling through jco's glue.
  */
+import { z } from 'zod';
 import { Wasm, type WasmModule } from '../wasm-api.js';
 import { GLUE_LIFTING_ACCESSES, GLUE_LOWERING_ACCESSES } from './layout.js';
 
@@ -25,13 +26,30 @@ export interface DirectPlan {
   readonly handle: CoreRef;
   readonly memory: CoreRef;
   readonly realloc: CoreRef;
-  readonly postReturn: CoreRef | undefined;
+  /** Absent when the component declares no post-return. */
+  readonly postReturn?: CoreRef | undefined;
   readonly encoding: 'utf8';
   /** jco's index of the component that exports `handle` (its "may leave" flag is `instance<N>`). */
   readonly componentIdx: number;
   /** The module names of every `instantiateCore` call, in order. */
   readonly instantiations: readonly string[];
 }
+
+const CoreRefSchema = z.strictObject({ instance: z.number().int().nonnegative(), module: z.string(), name: z.string() });
+
+/**
+ * A {@link DirectPlan} as data: plain JSON, so the host can plan once at load time and send the plan
+ * to each worker in its `init` message (validated there like the rest of it).
+ */
+export const DirectPlanSchema = z.strictObject({
+  handle: CoreRefSchema,
+  memory: CoreRefSchema,
+  realloc: CoreRefSchema,
+  postReturn: CoreRefSchema.optional(),
+  encoding: z.literal('utf8'),
+  componentIdx: z.number().int().nonnegative(),
+  instantiations: z.array(z.string()),
+});
 
 export type PlanResult = { readonly ok: true; readonly plan: DirectPlan } | { readonly ok: false; readonly reason: string };
 
@@ -153,7 +171,7 @@ export function planDirectCall(glue: string, handler: string, modules?: Readonly
     handle: handleRef,
     memory: memoryRef,
     realloc: reallocRef,
-    postReturn: postRef,
+    ...(postRef === undefined ? {} : { postReturn: postRef }),
     encoding: 'utf8',
     componentIdx: Number(component[1]),
     instantiations,
