@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WitHookRequest } from '../../host/codec/wit.js';
-import { CallerMailbox, MailboxError, createMailboxBuffer } from '../../host/transports/component/worker/mailbox.js';
+import { CallerMailbox, MailboxError, WorkerMailbox, createMailboxBuffer } from '../../host/transports/component/worker/mailbox.js';
 import { tsWorker } from '../../scripts/bench/ts-worker.js';
 
 const ENTRY = new URL('./fixtures/mailbox-worker.ts', import.meta.url);
@@ -46,8 +46,7 @@ describe('mailbox round trip with a real worker', () => {
         id++;
         expect(mailbox.post(id, request)).toBe(true);
         const reply = await mailbox.waitReply(id, 10_000);
-        expect(reply).not.toBe('timeout');
-        if (reply === 'timeout' || reply.type !== 'result' || reply.decision.tag !== 'deny') throw new Error('expected the echo');
+        if (typeof reply === 'string' || reply.type !== 'result' || reply.decision.tag !== 'deny') throw new Error(`expected the echo, got ${JSON.stringify(reply)}`);
         expect(JSON.parse(reply.decision.val)).toStrictEqual(request);
       }
     }
@@ -79,21 +78,26 @@ describe('mailbox round trip with a real worker', () => {
     await expect(mailbox.waitReply(7, 10_000)).rejects.toBeInstanceOf(MailboxError);
   });
 
-  it('does not write a request larger than its capacity (the slow path takes it)', async () => {
-    const { mailbox } = await start('echo', 4096);
-    expect(mailbox.post(1, { ...PRE, input: JSON.stringify('y'.repeat(5000)) })).toBe(false);
-    // Still idle: the next call that fits goes through.
-    expect(mailbox.post(2, PRE)).toBe(true);
-    expect(await mailbox.waitReply(2, 10_000)).toMatchObject({ type: 'result', id: 2 });
-  });
-
-  it('a reply too large for the mailbox is not written either: the worker says so by postMessage', async () => {
+  it('spills what does not fit: the invoke and the reply go by postMessage, the mailbox keeps the turns', async () => {
     const { worker, mailbox } = await start('echo', 4096);
-    const message = once(worker, 'message');
-    // The request fits; its echo (quotes escaped twice over) does not.
-    expect(mailbox.post(3, { ...PRE, input: JSON.stringify('"'.repeat(1500)) })).toBe(true);
-    const [note] = (await message) as [{ type: string; id: number }];
-    expect(note).toStrictEqual({ type: 'too-large', id: 3 });
+    const big = { ...PRE, input: JSON.stringify('y'.repeat(5000)) };
+    expect(mailbox.post(1, big)).toBe(false);
+    const replied = once(worker, 'message');
+    worker.postMessage({ type: 'invoke', id: 1, request: big });
+    mailbox.postSpilled(1);
+    expect(await mailbox.waitReply(1, 10_000)).toBe('spilled');
+    const [reply] = (await replied) as [{ type: string; id: number; decision: { val: string } }];
+    expect(reply).toMatchObject({ type: 'result', id: 1 });
+    expect(JSON.parse(reply.decision.val)).toStrictEqual(big);
+    // A request that fits, whose echo does not (quotes escaped twice over): only the reply spills.
+    const quoted = { ...PRE, input: JSON.stringify('"'.repeat(1500)) };
+    const second = once(worker, 'message');
+    expect(mailbox.post(2, quoted)).toBe(true);
+    expect(await mailbox.waitReply(2, 10_000)).toBe('spilled');
+    expect((await second)[0]).toMatchObject({ type: 'result', id: 2 });
+    // And the next small call goes through the mailbox again.
+    expect(mailbox.post(3, PRE)).toBe(true);
+    expect(await mailbox.waitReply(3, 10_000)).toMatchObject({ type: 'result', id: 3 });
   });
 
   it('close ends the worker loop', async () => {
@@ -101,5 +105,52 @@ describe('mailbox round trip with a real worker', () => {
     const closed = once(worker, 'message');
     mailbox.close();
     expect(await closed).toStrictEqual([{ type: 'closed' }]);
+  });
+});
+
+describe('mailbox layout checks on arrival (no worker needed: the state says a message is there)', () => {
+  /** A buffer holding a request header and `data` as the message. */
+  function withMessage(data: number[], header: { kind?: number; length?: number; seq?: number } = {}): SharedArrayBuffer {
+    const buffer = createMailboxBuffer(256);
+    const i32 = new Int32Array(buffer, 0, 4);
+    new Uint8Array(buffer, 16).set(data);
+    i32[0] = 1;
+    i32[1] = header.seq ?? 1;
+    i32[2] = header.length ?? data.length;
+    i32[3] = header.kind ?? 1;
+    return buffer;
+  }
+  const u32 = (n: number): number[] => [n & 255, (n >>> 8) & 255, (n >>> 16) & 255, (n >>> 24) & 255];
+  const str = (bytes: number[]): number[] => [...u32(bytes.length), ...bytes];
+  const ascii = (s: string): number[] => [...s].map((c) => c.charCodeAt(0));
+  const fields = (input: number[]): number[] => [...str(ascii('/w')), ...str(ascii('a')), ...str(ascii('c')), ...str(ascii('t')), ...str(input), ...str([])];
+
+  it('decodes a well-formed invoke', () => {
+    const taken = new WorkerMailbox(withMessage([...u32(1), 0, 0, ...fields(ascii('{}'))])).take();
+    expect(taken).toStrictEqual({ type: 'invoke', id: 1, request: { hookSchema: 1, event: 'pre-tool-use', workspace: '/w', agentId: 'a', toolCallId: 'c', toolName: 't', input: '{}' } });
+  });
+
+  it.each([
+    ['a message longer than the capacity', withMessage([...u32(1), 0, 0, ...fields(ascii('{}'))], { length: 10_000 })],
+    ['a message of another kind', withMessage([...u32(1), 0, 0, ...fields(ascii('{}'))], { kind: 2 })],
+    ['a string running past the message', withMessage([...u32(1), 0, 0, ...str(ascii('/w')), ...u32(200)])],
+    ['a message ending inside a length', withMessage([...u32(1), 0, 0, 1, 2])],
+    ['invalid UTF-8 in a string', withMessage([...u32(1), 0, 0, ...fields([0xff, 0xfe])])],
+    ['an unknown event', withMessage([...u32(1), 7, 0, ...fields(ascii('{}'))])],
+    ['bytes after the message', withMessage([...u32(1), 0, 0, ...fields(ascii('{}')), 0])],
+  ])('refuses %s', (_what, buffer) => {
+    expect(() => new WorkerMailbox(buffer).take()).toThrow(MailboxError);
+  });
+
+  it('refuses a reply to another call', async () => {
+    const buffer = createMailboxBuffer(256);
+    const reply = new TextEncoder().encode(JSON.stringify({ type: 'result', id: 9, decision: { tag: 'allow' }, logs: {} }));
+    const i32 = new Int32Array(buffer, 0, 4);
+    new Uint8Array(buffer, 16).set(reply);
+    i32[0] = 2;
+    i32[1] = 9;
+    i32[2] = reply.length;
+    i32[3] = 2;
+    await expect(new CallerMailbox(buffer).waitReply(8, 1000)).rejects.toBeInstanceOf(MailboxError);
   });
 });

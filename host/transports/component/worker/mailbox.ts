@@ -11,7 +11,8 @@
  *                           2 REPLY (written by the worker), 3 CLOSED (the caller is done with it)
  *   byte 4   i32 seq        the call's id; a reply carries the id of the request it answers
  *   byte 8   i32 length     bytes of the message in the data area
- *   byte 12  i32 kind       1 invoke (caller → worker), 2 reply (worker → caller)
+ *   byte 12  i32 kind       1 invoke (caller → worker), 2 reply (worker → caller),
+ *                           3 invoke spilled, 4 reply spilled (the message went by postMessage)
  *   byte 16  data           `capacity` bytes
  *
  * An invoke message (binary, so the worker can read strings straight out of it):
@@ -23,11 +24,20 @@
  * A reply is the JSON text of the worker's reply message (messages.ts `WorkerToHost`, a call reply).
  * Both are validated on arrival: the header (kind, seq, length within capacity), the binary layout
  * (every length within the message, fatal UTF-8), then the message itself through its fast
- * validator with zod as the arbiter. A message that does not fit the capacity is not written
- * (`false`): send it the slow way (postMessage).
+ * validator with zod as the arbiter.
  *
- * Not wired in yet: see {@link CallerMailbox} and {@link WorkerMailbox} for how the pool and the worker
- * entry would use it.
+ * A message larger than the capacity is *spilled*: the sender posts it with `postMessage` first, then
+ * writes a spilled header (kind 3 or 4, no data) and wakes the other side, which takes it from the
+ * port — the worker with `receiveMessageOnPort(parentPort)` (it is blocked in `Atomics.wait`, its
+ * event loop does not run), the caller from the pool's message listener. Every call, large or not,
+ * goes through the mailbox's states, so the two sides never disagree on whose turn it is.
+ *
+ * Not wired in yet. In the pool (pool.ts), per worker: `createMailboxBuffer()` in its init message,
+ * a {@link CallerMailbox} on the slot; `#run` posts with `post` (or `postMessage` + `postSpilled`)
+ * and awaits `waitReply(id, timeoutMs)` — `'timeout'` → stop and replace the worker as today,
+ * `'spilled'` → the reply comes by the message listener. In the worker entry, after `ready`: a loop
+ * of `take()` (`'spilled'` → `receiveMessageOnPort`), `guest.call`, `reply` (false → `postMessage`
+ * + `replySpilled`), and a restart after a discarding call, as today.
  */
 import type { WitHookRequest } from '../../../codec/wit.js';
 import { fastWitHookRequest, parseWorkerToHost } from '../fast/messages.js';
@@ -46,6 +56,8 @@ const KIND = 3;
 export const MailboxState = { idle: 0, request: 1, reply: 2, closed: 3 } as const;
 const KIND_INVOKE = 1;
 const KIND_REPLY = 2;
+const KIND_INVOKE_SPILLED = 3;
+const KIND_REPLY_SPILLED = 4;
 
 /** A message that breaks the layout: a bug (ours, or a worker that is not ours). End that worker. */
 export class MailboxError extends Error {
@@ -79,6 +91,16 @@ class Shared {
     this.capacity = buffer.byteLength - MAILBOX_HEADER_BYTES;
   }
 
+  /** Write a header and hand the turn to the other side. */
+  signal(state: number, kind: number, seq: number, length: number): void {
+    const i32 = this.i32;
+    Atomics.store(i32, LENGTH, length);
+    Atomics.store(i32, KIND, kind);
+    Atomics.store(i32, SEQ, seq);
+    Atomics.store(i32, STATE, state);
+    Atomics.notify(i32, STATE);
+  }
+
   /** The message in the data area after checking the header: its kind, its id and that it fits. */
   message(kind: number, seq: number | undefined): Uint8Array {
     const got = Atomics.load(this.i32, KIND);
@@ -109,9 +131,10 @@ function putString(shared: Shared, at: number, s: string): number {
 }
 
 /**
- * The caller's side (the pool, one per worker). Use: `post(id, request)` (false: too large, use
- * postMessage), then `await waitReply(id, deadlineMs)`: the reply, or `'timeout'` (then terminate
- * the worker, as the pool does today). One call at a time.
+ * The caller's side (the pool, one per worker). Use: `post(id, request)` (false: too large — then
+ * `postMessage` the invoke and `postSpilled(id)`), then `await waitReply(id, deadlineMs)`: the reply,
+ * `'spilled'` (it comes by postMessage), or `'timeout'` (then terminate the worker, as the pool does
+ * today). One call at a time.
  */
 export class CallerMailbox {
   readonly #shared: Shared;
@@ -123,8 +146,7 @@ export class CallerMailbox {
   /** Copy the invoke for call `id` into the mailbox and wake the worker. False when it does not fit. */
   post(id: number, request: WitHookRequest): boolean {
     const shared = this.#shared;
-    const i32 = shared.i32;
-    if (Atomics.load(i32, STATE) !== MailboxState.idle) throw new MailboxError('mailbox: a call is already in flight');
+    this.#idle();
     if (shared.capacity < 6) return false;
     const view = shared.view;
     view.setUint32(0, request.hookSchema >>> 0, true);
@@ -137,12 +159,18 @@ export class CallerMailbox {
       at = putString(shared, at, s);
       if (at < 0) return false;
     }
-    Atomics.store(i32, LENGTH, at);
-    Atomics.store(i32, KIND, KIND_INVOKE);
-    Atomics.store(i32, SEQ, id);
-    Atomics.store(i32, STATE, MailboxState.request);
-    Atomics.notify(i32, STATE);
+    shared.signal(MailboxState.request, KIND_INVOKE, id, at);
     return true;
+  }
+
+  /** Call `id`'s invoke went by `postMessage` (post it first): wake the worker to take it from its port. */
+  postSpilled(id: number): void {
+    this.#idle();
+    this.#shared.signal(MailboxState.request, KIND_INVOKE_SPILLED, id, 0);
+  }
+
+  #idle(): void {
+    if (Atomics.load(this.#shared.i32, STATE) !== MailboxState.idle) throw new MailboxError('mailbox: a call is already in flight');
   }
 
   /**
@@ -150,7 +178,7 @@ export class CallerMailbox {
    * validated (layout, JSON, then the fast validator with zod as the arbiter); a reply that is not
    * valid throws {@link MailboxError}. After a reply the mailbox is idle again.
    */
-  async waitReply(id: number, timeoutMs: number): Promise<CallReply | 'timeout'> {
+  async waitReply(id: number, timeoutMs: number): Promise<CallReply | 'spilled' | 'timeout'> {
     const i32 = this.#shared.i32;
     const deadline = performance.now() + timeoutMs;
     for (;;) {
@@ -161,6 +189,11 @@ export class CallerMailbox {
       if (left <= 0) return 'timeout';
       const waited = waitAsync(i32, STATE, MailboxState.request, left);
       if (waited.async) await waited.value;
+    }
+    if (Atomics.load(i32, KIND) === KIND_REPLY_SPILLED) {
+      this.#shared.message(KIND_REPLY_SPILLED, id);
+      Atomics.store(i32, STATE, MailboxState.idle);
+      return 'spilled';
     }
     const bytes = this.#shared.message(KIND_REPLY, id);
     let parsed: unknown;
@@ -183,12 +216,16 @@ export class CallerMailbox {
   }
 }
 
-/** What the worker took out of the mailbox. */
-export type Taken = { readonly type: 'invoke'; readonly id: number; readonly request: WitHookRequest } | { readonly type: 'closed' };
+/** What the worker took out of the mailbox. `spilled`: the invoke is on the worker's port. */
+export type Taken =
+  | { readonly type: 'invoke'; readonly id: number; readonly request: WitHookRequest }
+  | { readonly type: 'spilled'; readonly id: number }
+  | { readonly type: 'closed' };
 
 /**
  * The worker's side (the worker entry, after `init`): `take()` blocks in `Atomics.wait` until a
- * request or close; `reply(id, reply)` answers (false: too large, send it by postMessage).
+ * request or close; `reply(id, reply)` answers (false: too large — `postMessage` it, then
+ * `replySpilled(id)`).
  */
 export class WorkerMailbox {
   readonly #shared: Shared;
@@ -207,7 +244,16 @@ export class WorkerMailbox {
       Atomics.wait(i32, STATE, state);
     }
     const id = Atomics.load(i32, SEQ);
+    if (Atomics.load(i32, KIND) === KIND_INVOKE_SPILLED) {
+      this.#shared.message(KIND_INVOKE_SPILLED, id);
+      return { type: 'spilled', id };
+    }
     return { type: 'invoke', id, request: this.#decode(this.#shared.message(KIND_INVOKE, undefined)) };
+  }
+
+  /** Call `id`'s reply went by `postMessage` (post it first): hand the turn back to the caller. */
+  replySpilled(id: number): void {
+    this.#shared.signal(MailboxState.reply, KIND_REPLY_SPILLED, id, 0);
   }
 
   /** Answer call `id`. False when the reply does not fit (the mailbox stays in the request state). */
@@ -217,12 +263,7 @@ export class WorkerMailbox {
     if (text.length * 3 > shared.capacity && encoder.encode(text).length > shared.capacity) return false;
     const { written, read } = encoder.encodeInto(text, shared.u8);
     if (read !== text.length) return false;
-    const i32 = shared.i32;
-    Atomics.store(i32, LENGTH, written);
-    Atomics.store(i32, KIND, KIND_REPLY);
-    Atomics.store(i32, SEQ, id);
-    Atomics.store(i32, STATE, MailboxState.reply);
-    Atomics.notify(i32, STATE);
+    shared.signal(MailboxState.reply, KIND_REPLY, id, written);
     return true;
   }
 
