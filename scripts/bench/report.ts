@@ -190,26 +190,25 @@ export function markdownReport(r: BenchResult): string {
     '',
   );
   out.push(
-    'WebAssembly component hooks per guest language (the `guard` policy), µs per call. *Raw*: the component\'s `handle` on this thread with nothing guarding it, given a WIT record made once — through jco\'s glue, and through the direct canonical-ABI caller (not yet used by the transport). *Metered*: the transport (fuel, sandbox, checks), and `HookRunner.pre` around it. *Worker*: `HookRunner.pre` with worker isolation, beside bare round trips timed alternately with it.',
+    'WebAssembly component hooks per guest language (the `guard` policy), µs per call and, in brackets, × the JSON floor measured interleaved with them. *Raw*: the component\'s `handle` on this thread with nothing guarding it, given a WIT record made once — through jco\'s glue, and through the direct canonical-ABI caller (not yet used by the transport). *Metered*: the transport (fuel, sandbox, checks), and `HookRunner.pre` around it. *Worker*: `HookRunner.pre` with worker isolation, beside bare round trips timed alternately with it. Two in-thread instances of each guest exist while it is measured (the raw one and the metered one); jco\'s glue is slower once there are several.',
     '',
   );
+  const cell = (s: Stats | null, floor: Stats): string => (s === null ? 'n/a' : `${fmt(s.median_us)} (${times(s.median_us / floor.median_us)})`);
   out.push(
     mdTable(
-      ['guest', 'raw (jco glue)', 'raw direct', 'metered transport', 'metered runner', '× floor', 'worker runner', '× floor', 'postMessage RTT', 'SAB RTT'],
+      ['guest', 'raw (jco glue)', 'raw direct', 'metered transport', 'metered runner', 'worker runner', 'postMessage RTT', 'SAB RTT'],
       r.components.map((c) => {
         const t = c.in_thread;
         const w = c.worker;
         return [
           c.label,
-          t.raw.median_us,
-          t.raw_direct?.median_us ?? 'n/a',
-          t.metered_transport?.median_us ?? 'n/a',
-          t.metered_runner?.median_us ?? 'n/a',
-          xf(t.metered_runner, t.floor),
-          w.runner.median_us,
-          xf(w.runner, t.floor),
-          w.post_round_trip.median_us,
-          w.sab_round_trip.median_us,
+          cell(t.raw, t.floor),
+          cell(t.raw_direct, t.floor),
+          cell(t.metered_transport, t.floor),
+          cell(t.metered_runner, t.floor),
+          cell(w.runner, t.floor),
+          cell(w.post_round_trip, t.floor),
+          cell(w.sab_round_trip, t.floor),
         ];
       }),
     ),
