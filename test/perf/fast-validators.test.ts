@@ -217,7 +217,7 @@ describe('isPlainJson', () => {
   });
 
   it('accepts the plain JSON values a caller normally passes (it is a fast path, not a no-op)', () => {
-    fc.assert(fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => isPlainJson(value)));
+    fc.assert(fc.property(fc.jsonValue({ maxDepth: 6 }).filter((v) => !JSON.stringify(v).includes('"__proto__"')), (value) => isPlainJson(value)));
     expect(isPlainJson({ command: 'git push', args: [1, 2.5, null, true, { 'é': '\u{1F600}' }] })).toBe(true);
     expect(isPlainJson(JSON.parse('{"__proto__":1}'))).toBe(false);
     expect(isPlainJson(Number.NaN)).toBe(false);
@@ -259,9 +259,12 @@ const cleanWorkerMessages = fc.oneof(
 );
 const cleanInvokes = fc.record({ type: fc.constant('invoke'), id: fc.nat(), request: cleanWitRequests });
 
-/** Plain objects, as JSON.parse or an object literal makes them (fc.record may make null-prototype ones). */
+/**
+ * Plain objects, as JSON.parse or an object literal makes them (fc.record may make null-prototype
+ * ones). A `"__proto__"` key is not normal traffic: the fast path leaves it to zod on purpose.
+ */
 function asParsed(arb: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
-  return arb.map((v) => JSON.parse(JSON.stringify(v)) as unknown);
+  return arb.filter((v) => !JSON.stringify(v).includes('"__proto__"')).map((v) => JSON.parse(JSON.stringify(v)) as unknown);
 }
 
 const cases: Array<{ name: string; schema: Schema; fast: (v: unknown) => unknown; corpus: fc.Arbitrary<unknown>; clean: fc.Arbitrary<unknown> }> = [
