@@ -12,10 +12,13 @@ import { asGlue } from '../../host/transports/component/guest.js';
 import { loadComponent, type LoadedComponent } from '../../host/transports/component/loader.js';
 import { COMPONENT_DEFAULTS } from '../../host/transports/component/options.js';
 import { createSandbox, type Sandbox } from '../../host/transports/component/sandbox/index.js';
-import { Wasm } from '../../host/transports/component/wasm-api.js';
+import { FUEL_EXPORT } from '../../host/transports/component/meter/instrument.js';
+import { Wasm, type WasmGlobal } from '../../host/transports/component/wasm-api.js';
 import { CoreInstances, ImportGate, bindDirectCall, planDirectCall, type DirectCaller, type PlanResult } from '../../host/transports/component/direct/index.js';
 
 export interface BothWays {
+  /** Metered loads: every core instance's fuel counter (refill before each call). */
+  readonly fuel: readonly WasmGlobal[];
   readonly component: LoadedComponent;
   readonly plan: PlanResult;
   /** jco's glue: returns the decision or throws (ComponentError for err). */
@@ -27,14 +30,18 @@ export interface BothWays {
   close(): void;
 }
 
-export async function instantiateBothWays(path: string, cacheDir: string, options: { readonly memoryMb?: number; readonly env?: Readonly<Record<string, string>> } = {}): Promise<BothWays> {
+export async function instantiateBothWays(
+  path: string,
+  cacheDir: string,
+  options: { readonly memoryMb?: number; readonly env?: Readonly<Record<string, string>>; readonly metered?: boolean } = {},
+): Promise<BothWays> {
   const component = await loadComponent({
     path,
     memoryMb: options.memoryMb ?? COMPONENT_DEFAULTS.memory_mb,
     maxLogBytes: COMPONENT_DEFAULTS.max_log_bytes,
     grants: options.env === undefined ? undefined : { env: { ...options.env } },
     cacheDir,
-    metered: false,
+    metered: options.metered === true,
   });
   const glueSource = await readFile(fileURLToPath(component.glueUrl), 'utf8');
   const plan = planDirectCall(glueSource, component.info.handler, component.modules);
@@ -58,5 +65,13 @@ export async function instantiateBothWays(path: string, cacheDir: string, option
     if (bound.ok) direct = bound.caller;
     else whyNot = bound.reason;
   } else whyNot = plan.reason;
-  return { component, plan, glue: (r) => handler.handle(r), direct, whyNot, sandbox, close: () => sandbox.dispose() };
+  const fuel: WasmGlobal[] = [];
+  if (options.metered === true) {
+    for (const { instance } of instances.made) {
+      const counter = instance.exports[FUEL_EXPORT];
+      if (!(counter instanceof Wasm.Global)) throw new Error(`a core instance of ${path} has no fuel counter (${FUEL_EXPORT})`);
+      fuel.push(counter);
+    }
+  }
+  return { component, plan, fuel, glue: (r) => handler.handle(r), direct, whyNot, sandbox, close: () => sandbox.dispose() };
 }

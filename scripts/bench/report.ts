@@ -229,7 +229,7 @@ export function markdownReport(r: BenchResult): string {
   out.push('Targets of the performance issue (medians, same run):', '');
   out.push(mdTable(['comparison', 'value', 'target', ''], targets.map((x) => [x.name, times(x.value), x.target ?? '', x.met === true ? 'met' : 'not met'])), '');
   if (r.blocks.length > 0) {
-    out.push('Building blocks of the hot path (host/contract/fast, host/transports/component/direct, worker/mailbox.ts, in-process/fast-invoke.ts — not wired in yet), each timed interleaved with the path it replaces, in a fresh process, µs:', '');
+    out.push('Building blocks of the hot path (host/contract/fast, host/transports/component/direct, worker/mailbox.ts, in-process/fast-invoke.ts — not wired in yet), each timed interleaved with the path it replaces, in a fresh process, µs. The *assembled prototype* rows put the blocks together at the transport level (scripts/bench/micro/assembled.ts: no runner, no host-call time allowance), against today\'s `transport.invoke`:', '');
     out.push(mdTable(['block', 'case', 'today', 'block', 'speed-up'], blockRows(r)), '');
   }
   out.push('Cold start: the first call in a fresh process (load included), ms:', '');

@@ -83,7 +83,7 @@ describe('npm run bench -- --quick --json', () => {
 
   it('measures every building block against the path it replaces', () => {
     expect(new Set(result.blocks.map((b) => b.block))).toStrictEqual(
-      new Set(['fast validators (zod the arbiter)', 'interceptor fast path', 'direct canonical-ABI call', 'SharedArrayBuffer mailbox']),
+      new Set(['fast validators (zod the arbiter)', 'interceptor fast path', 'direct canonical-ABI call', 'SharedArrayBuffer mailbox', 'assembled prototype']),
     );
   });
 
