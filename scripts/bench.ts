@@ -6,24 +6,31 @@
  *   tsx scripts/bench.ts               the text report on stdout
  *   tsx scripts/bench.ts --json        the JSON result on stdout (the report goes to stderr)
  *   tsx scripts/bench.ts --out FILE    also write the JSON result to FILE (e.g. bench/results/latest.json)
- *   tsx scripts/bench.ts --markdown    also print the README "Performance" section
+ *   tsx scripts/bench.ts --markdown    also print the README's generated performance block
+ *   tsx scripts/bench.ts --write-readme  rewrite README.md's block between <!-- bench:start --> and <!-- bench:end -->
  *   tsx scripts/bench.ts --quick       few samples (smoke test); the figures are not worth quoting
  *   tsx scripts/bench.ts --from FILE   render a results file again instead of measuring
+ *
+ * The README's performance figures are only ever written by --write-readme from one results file
+ * (`npx tsx scripts/bench.ts --from bench/results/latest.json --write-readme`), so they cannot
+ * disagree with each other.
  *
  * Everything goes through the public API (host/index.ts). Performance is never asserted: the machines
  * are shared and noisy; the report states the load average next to the figures.
  */
+import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import {
+  benchBaselines,
   benchChain,
   benchComponents,
   benchConcurrency,
   benchInterceptor,
+  benchPeer,
   benchSubprocess,
-  benchWorkerRoundTrip,
   progress,
   type RunState,
   type Plan,
@@ -34,8 +41,8 @@ import { benchFrameworks, frameworksReport } from './bench/frameworks.js';
 import { COLD_START_GUESTS, ROOT, guestById } from './bench/guests.js';
 import { computeRatios } from './bench/ratios.js';
 import { benchMcp, mcpReport } from './bench/mcp.js';
-import { markdownReport, textReport } from './bench/report.js';
-import { BenchResultSchema, type BenchResult } from './bench/result.js';
+import { markdownReport, replaceReadmeBlock, textReport } from './bench/report.js';
+import { BenchResultSchema, BlockSchema, type BenchResult, type Block } from './bench/result.js';
 import { round } from './bench/stats.js';
 
 const FULL: Plan = {
@@ -65,6 +72,19 @@ const QUICK: Plan = {
 /** The transpile cache of the warm cases: gitignored, kept between runs so only the first run transpiles. */
 const CACHE_DIR = join(ROOT, '.cache', 'bench');
 
+/**
+ * The building blocks (scripts/bench/micro/), in a fresh process: instances of a component made by
+ * the other cases would change their one-instance figures.
+ */
+async function measureBlocks(quick: boolean): Promise<Block[]> {
+  progress('building blocks (a fresh process: scripts/bench/micro/run.ts)');
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/bench/micro/run.ts'), '--json', ...(quick ? ['--quick'] : [])], {
+    cwd: ROOT,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return BlockSchema.array().parse(JSON.parse(stdout));
+}
+
 async function measureAll(quick: boolean): Promise<BenchResult> {
   const plan = quick ? QUICK : FULL;
   const started = performance.now();
@@ -72,9 +92,11 @@ async function measureAll(quick: boolean): Promise<BenchResult> {
   const loadStart = loadavg();
   const metered: RunState = { supported: undefined, notes: [] };
 
-  const workerRoundTrip = await benchWorkerRoundTrip(plan);
+  const blocks = await measureBlocks(quick);
+  const baselines = await benchBaselines(plan);
   const interceptor = await benchInterceptor(plan);
-  const { rows: components, unguarded } = await benchComponents(plan, CACHE_DIR, metered);
+  const peer = await benchPeer(plan, CACHE_DIR, metered);
+  const components = await benchComponents(plan, CACHE_DIR, metered);
   const chain = await benchChain(plan, CACHE_DIR, metered);
   const concurrency = await benchConcurrency(plan, CACHE_DIR, metered);
   const subprocess = await benchSubprocess(plan);
@@ -96,17 +118,19 @@ async function measureAll(quick: boolean): Promise<BenchResult> {
   }
 
   const measured = {
-    schema: 1 as const,
+    schema: 2 as const,
     quick,
     started_at: startedAt,
-    availability: { metered: metered.supported === true, cold_start_library: library, unguarded, notes: metered.notes },
-    baselines: { worker_round_trip: workerRoundTrip },
+    availability: { metered: metered.supported === true, cold_start_library: library, notes: metered.notes },
+    baselines,
     interceptor,
+    peer,
     components,
     subprocess,
     chain,
     cold_start: cold,
     concurrency,
+    blocks,
   };
   const result: BenchResult = {
     ...measured,
@@ -131,6 +155,7 @@ async function main(): Promise<void> {
       quick: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       markdown: { type: 'boolean', default: false },
+      'write-readme': { type: 'boolean', default: false },
       out: { type: 'string' },
       from: { type: 'string' },
     },
@@ -144,6 +169,11 @@ async function main(): Promise<void> {
     await mkdir(dirname(out), { recursive: true });
     await writeFile(out, `${JSON.stringify(result, null, 2)}\n`);
     progress(`wrote ${out}`);
+  }
+  if (values['write-readme'] === true) {
+    const readme = join(ROOT, 'README.md');
+    await writeFile(readme, replaceReadmeBlock(await readFile(readme, 'utf8'), markdownReport(result)));
+    progress(`rewrote the generated performance block of ${readme}`);
   }
   // The clients (MCP gateway, Claude Code bridge) report beside the main result, not in its JSON.
   const clients = values.from === undefined ? `\n${mcpReport(await benchMcp(values.quick === true, progress))}\n${claudeCodeReport(await benchClaudeCode(values.quick === true, progress))}` : '';

@@ -13,12 +13,17 @@ import {
   type ComponentTransport,
   type Transport,
 } from '../../host/index.js';
-import { spawnOnce, startEchoWorker, workerRoundTrip } from './baselines.js';
-import { CALL, CHAIN_GUEST, GUESTS, REQUEST, ROOT, guestById, type BenchGuest } from './guests.js';
+import { toWitRequest } from '../../host/codec/wit.js';
+import { jsonFloor, spawnOnce, startAtomicsWorker, startEchoWorker, workerRoundTrip } from './baselines.js';
+import { buildExtismGuard, loadExtismGuard } from './extism/plugin.js';
+import { ANSWER, CALL, CHAIN_GUEST, GUESTS, REQUEST, ROOT, guestById, type BenchGuest } from './guests.js';
 import { loadComponentHook, type Isolation } from './isolation.js';
+import { instantiateBothWays } from './raw.js';
 import type { BenchResult, Stats } from './result.js';
 import { measure, measureInterleaved, throughput } from './stats.js';
-import { loadUnguarded } from './unguarded.js';
+
+/** The JSON floor of the bench's call: stringify + parse of the request and of the guard's answer. */
+const floor = jsonFloor(REQUEST, ANSWER);
 
 /** Sample counts per kind of case. */
 export interface Plan {
@@ -63,21 +68,21 @@ async function checkedRunner(transport: Transport, what: string): Promise<HookRu
   return runner;
 }
 
-/** A hook measured through HookRunner and through its transport alone, interleaved. */
-async function levels(transport: Transport, plan: { n: number; warmup: number }, what: string): Promise<{ runner: Stats; transport: Stats }> {
-  const runner = await checkedRunner(transport, what);
-  const context = { hook: 'guard' };
-  return measureInterleaved({ runner: () => runner.pre(CALL), transport: () => transport.invoke(REQUEST, context) }, plan);
-}
-
-export async function benchWorkerRoundTrip(plan: Plan): Promise<Stats> {
-  progress('baseline: worker postMessage round trip');
-  return workerRoundTrip(plan.worker.n);
+export async function benchBaselines(plan: Plan): Promise<BenchResult['baselines']> {
+  progress('baselines: JSON floor, postMessage and SharedArrayBuffer round trips');
+  return {
+    json_floor: await measure(floor, plan.fast),
+    post_round_trip: await workerRoundTrip(plan.worker.n, startEchoWorker),
+    sab_round_trip: await workerRoundTrip(plan.worker.n, startAtomicsWorker),
+  };
 }
 
 export async function benchInterceptor(plan: Plan): Promise<BenchResult['interceptor']> {
   progress('in-process interceptor (TS reference guard)');
-  return levels(interceptorTransport(guard), plan.fast, 'interceptor');
+  const transport = interceptorTransport(guard);
+  const runner = await checkedRunner(transport, 'interceptor');
+  const context = { hook: 'guard' };
+  return measureInterleaved({ runner: () => runner.pre(CALL), transport: () => transport.invoke(REQUEST, context), floor }, plan.fast);
 }
 
 /** What the run found out as it went: whether the host has metered isolation (unknown until a guest tries it), and notes for the report. */
@@ -106,58 +111,126 @@ async function tryLoad(guest: BenchGuest, isolation: Isolation, cacheDir: string
 }
 
 /**
- * Per guest: the raw call, the metered hook and the worker hook, all loaded at once. The in-thread
- * cases (raw, metered via transport and via runner) are timed interleaved, sample by sample, and so
- * are the worker cases with a bare worker round trip: each comparison is made under the same load.
+ * Per guest: the raw calls (jco's glue and the direct caller, no host, on a WIT record made once), the
+ * metered hook and the worker hook, all loaded at once. The in-thread cases are timed interleaved,
+ * sample by sample, with the JSON floor; the worker cases with both bare round trips: each comparison
+ * is made under the same load. Two in-thread instances of the guest exist meanwhile (raw, metered).
  */
-export async function benchComponents(plan: Plan, cacheDir: string, metered: RunState): Promise<{ rows: BenchResult['components']; unguarded: 'host' | 'bench' }> {
+export async function benchComponents(plan: Plan, cacheDir: string, metered: RunState): Promise<BenchResult['components']> {
   const rows: BenchResult['components'] = [];
-  let source: 'host' | 'bench' = 'bench';
-  const echo = startEchoWorker();
+  const post = startEchoWorker();
+  const sab = startAtomicsWorker();
   const context = { hook: 'guard' };
+  const record = toWitRequest(REQUEST);
   try {
     for (const guest of GUESTS) {
       progress(`component ${guest.label}: loading (raw, worker, metered)`);
-      const raw = await loadUnguarded(guest.path, cacheDir, REQUEST);
-      source = raw.source;
+      const raw = await instantiateBothWays(guest.path, cacheDir);
       const worker = await tryLoad(guest, 'worker', cacheDir, metered);
       const inThread = await tryLoad(guest, 'metered', cacheDir, metered);
       try {
-        const first = raw.call();
+        const first = raw.glue(record);
         if (JSON.stringify(first) !== JSON.stringify({ tag: 'allow' })) throw new Error(`${guest.label} (raw): expected allow, got ${JSON.stringify(first)}`);
+        const direct = raw.direct;
+        if (direct !== undefined && JSON.stringify(direct.call(record)) !== JSON.stringify({ type: 'ok', decision: { tag: 'allow' } })) throw new Error(`${guest.label} (direct): expected allow`);
         if (worker === undefined) throw new Error('unreachable: a worker load failure throws');
         const workerRunner = await checkedRunner(worker, `${guest.label} (worker)`);
         const meteredRunner = inThread === undefined ? undefined : await checkedRunner(inThread, `${guest.label} (metered)`);
 
-        progress(`component ${guest.label}: raw${meteredRunner === undefined ? '' : ' + metered'}`);
-        let rawStats: Stats;
-        let meteredStats: { runner: Stats; transport: Stats } | null = null;
-        if (inThread === undefined || meteredRunner === undefined) rawStats = await measure(() => raw.call(), plan.fast);
-        else {
-          const m = await measureInterleaved(
-            { raw: () => raw.call(), transport: () => inThread.invoke(REQUEST, context), runner: () => meteredRunner.pre(CALL) },
-            plan.fast,
-          );
-          rawStats = m.raw;
-          meteredStats = { runner: m.runner, transport: m.transport };
+        progress(`component ${guest.label}: in-thread (floor, raw, raw direct${meteredRunner === undefined ? '' : ', metered'})`);
+        const fns: Record<string, () => unknown> = { floor, raw: () => raw.glue(record) };
+        if (direct !== undefined) fns['raw_direct'] = () => direct.call(record);
+        if (inThread !== undefined && meteredRunner !== undefined) {
+          fns['metered_transport'] = () => inThread.invoke(REQUEST, context);
+          fns['metered_runner'] = () => meteredRunner.pre(CALL);
         }
+        const m = await measureInterleaved(fns, plan.fast);
+        const need = (k: string): Stats => {
+          const v = m[k];
+          if (v === undefined) throw new Error(`unreachable: ${k} not measured`);
+          return v;
+        };
 
-        progress(`component ${guest.label}: worker + round trip`);
+        progress(`component ${guest.label}: worker + round trips`);
         const w = await measureInterleaved(
-          { transport: () => worker.invoke(REQUEST, context), runner: () => workerRunner.pre(CALL), round_trip: () => echo.roundTrip() },
+          { transport: () => worker.invoke(REQUEST, context), runner: () => workerRunner.pre(CALL), post_round_trip: () => post.roundTrip(), sab_round_trip: () => sab.roundTrip() },
           plan.worker,
         );
-        rows.push({ id: guest.id, label: guest.label, size_bytes: statSync(guest.path).size, raw: rawStats, metered: meteredStats, worker: w });
+        rows.push({
+          id: guest.id,
+          label: guest.label,
+          size_bytes: statSync(guest.path).size,
+          direct: { callable: direct !== undefined, reason: raw.whyNot ?? null },
+          in_thread: {
+            floor: need('floor'),
+            raw: need('raw'),
+            raw_direct: m['raw_direct'] ?? null,
+            metered_transport: m['metered_transport'] ?? null,
+            metered_runner: m['metered_runner'] ?? null,
+          },
+          worker: w,
+        });
       } finally {
-        await raw.close();
+        raw.close();
         await worker?.close();
         await inThread?.close();
       }
     }
   } finally {
-    await echo.close();
+    await post.close();
+    await sab.close();
   }
-  return { rows, unguarded: source };
+  return rows;
+}
+
+/**
+ * The peer in the same run: the guard policy as an Extism plugin (official JS SDK), in-thread and in
+ * worker mode (each call: call, parse the answer, reset), interleaved with ours and the baselines.
+ */
+export async function benchPeer(plan: Plan, cacheDir: string, metered: RunState): Promise<BenchResult['peer']> {
+  progress('peer: Extism (in-thread and worker) beside ours');
+  const bytes = await buildExtismGuard();
+  const requestJson = (): string => JSON.stringify(REQUEST);
+  const check = (answer: unknown, what: string): void => {
+    if (JSON.stringify(answer) !== JSON.stringify(ANSWER)) throw new Error(`${what}: expected allow, got ${JSON.stringify(answer)}`);
+  };
+  const guest = guestById(CHAIN_GUEST);
+  const extism = await loadExtismGuard(bytes, 'in-thread');
+  const extismWorker = await loadExtismGuard(bytes, 'worker');
+  const interceptor = await checkedRunner(interceptorTransport(guard), 'interceptor');
+  const c = await tryLoad(guest, 'metered', cacheDir, metered);
+  const wat = await tryLoad(guestById('wat'), 'metered', cacheDir, metered);
+  const cWorker = await tryLoad(guest, 'worker', cacheDir, metered);
+  const post = startEchoWorker();
+  const sab = startAtomicsWorker();
+  try {
+    check(await extism.call(requestJson()), 'Extism in-thread');
+    check(await extismWorker.call(requestJson()), 'Extism worker');
+    const cRunner = c === undefined ? undefined : await checkedRunner(c, `${guest.label} (metered)`);
+    const watRunner = wat === undefined ? undefined : await checkedRunner(wat, 'WAT (metered)');
+    if (cWorker === undefined) throw new Error('unreachable: a worker load failure throws');
+    const workerRunner = await checkedRunner(cWorker, `${guest.label} (worker)`);
+    const fns: Record<string, () => unknown> = { floor, extism: () => extism.call(requestJson()), interceptor: () => interceptor.pre(CALL) };
+    if (cRunner !== undefined) fns['metered'] = () => cRunner.pre(CALL);
+    if (watRunner !== undefined) fns['metered_wat'] = () => watRunner.pre(CALL);
+    const m = await measureInterleaved(fns, plan.fast);
+    const w = await measureInterleaved(
+      { floor, extism: () => extismWorker.call(requestJson()), worker: () => workerRunner.pre(CALL), post_round_trip: () => post.roundTrip(), sab_round_trip: () => sab.roundTrip() },
+      plan.worker,
+    );
+    const need = (k: string): Stats => {
+      const v = m[k];
+      if (v === undefined) throw new Error(`unreachable: ${k} not measured`);
+      return v;
+    };
+    return {
+      guest: guest.label,
+      in_thread: { floor: need('floor'), extism: need('extism'), metered: m['metered'] ?? null, metered_wat: m['metered_wat'] ?? null, interceptor: need('interceptor') },
+      worker: w,
+    };
+  } finally {
+    await Promise.all([extism.close(), extismWorker.close(), interceptor.close(), c?.close(), wat?.close(), cWorker?.close(), post.close(), sab.close()]);
+  }
 }
 
 const CHAIN_LENGTH = 5;
@@ -181,19 +254,31 @@ async function chainRunner(isolation: Isolation, cacheDir: string, metered: RunS
 }
 
 export async function benchChain(plan: Plan, cacheDir: string, metered: RunState): Promise<BenchResult['chain']> {
-  const result: { worker: Stats | undefined; metered: Stats | null } = { worker: undefined, metered: null };
+  const result: { worker: Stats | undefined; metered: Stats | null; floor: Stats | undefined } = { worker: undefined, metered: null, floor: undefined };
   for (const isolation of ['worker', 'metered'] as const) {
-    progress(`chain of ${CHAIN_LENGTH}: ${isolation}`);
+    progress(`chain of ${CHAIN_LENGTH} (${CHAIN_LENGTH} instances of one component): ${isolation}`);
     const runner = await chainRunner(isolation, cacheDir, metered);
     if (runner === undefined) continue;
     try {
-      result[isolation] = await measure(() => runner.pre(CALL), isolation === 'worker' ? plan.worker : plan.fast);
+      if (isolation === 'worker') result.worker = await measure(() => runner.pre(CALL), plan.worker);
+      else {
+        const m = await measureInterleaved({ chain: () => runner.pre(CALL), floor }, plan.fast);
+        result.metered = m.chain;
+        result.floor = m.floor;
+      }
     } finally {
       await runner.close();
     }
   }
   if (result.worker === undefined) throw new Error('chain: worker isolation did not run');
-  return { guest: guestById(CHAIN_GUEST).label, length: CHAIN_LENGTH, worker: result.worker, metered: result.metered };
+  return {
+    guest: guestById(CHAIN_GUEST).label,
+    length: CHAIN_LENGTH,
+    instances_of_one_component: CHAIN_LENGTH,
+    worker: result.worker,
+    metered: result.metered,
+    floor: result.floor ?? (await measure(floor, plan.fast)),
+  };
 }
 
 export async function benchConcurrency(plan: Plan, cacheDir: string, metered: RunState): Promise<BenchResult['concurrency']> {

@@ -1,7 +1,4 @@
-/**
- * The guests the benchmark runs: the example `guard` policy per guest language (WAT has no example
- * policy, so its `allow` conformance guest stands in), and the one request every hook sees.
- */
+/** The guests the benchmark runs: the example `guard` policy per guest language, and the one request every hook sees. */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +23,7 @@ function built(lang: string, ...rest: string[]): string {
 }
 
 export const GUESTS: readonly BenchGuest[] = [
-  { id: 'wat', label: 'WAT (allow)', lang: 'wat', path: built('wat', 'conformance', 'allow.wasm') },
+  { id: 'wat', label: 'WAT', lang: 'wat', path: built('wat', 'guard.wasm') },
   { id: 'c', label: 'C', lang: 'c', path: built('c', 'guard.wasm') },
   { id: 'rust-std', label: 'Rust std', lang: 'rust', path: built('rust', 'std', 'guard.wasm') },
   { id: 'rust-nostd', label: 'Rust no_std', lang: 'rust', path: built('rust', 'nostd', 'guard.wasm') },
@@ -57,6 +54,9 @@ export const CALL: Omit<PreToolUseCall, 'event'> = {
   tool_name: 'shell',
   input: { command: 'git push origin feature' },
 };
+
+/** What the guard answers to {@link CALL} (the answer half of the JSON floor). */
+export const ANSWER = { decision: 'allow' } as const;
 
 /** The same call as the request a transport receives. */
 export const REQUEST: HookRequest = {

@@ -46,35 +46,56 @@ function statRow(name: string, via: string, s: Stats, vs = ''): Cell[] {
   return [name, via, s.median_us, s.p99_us, s.calls_per_s, vs];
 }
 
+function xf(s: Stats | null, floor: Stats): string {
+  return s === null ? 'n/a' : times(s.median_us / floor.median_us);
+}
+
 function latencyRows(r: BenchResult): Cell[][] {
   const rows: Cell[][] = [];
-  const rt = r.baselines.worker_round_trip;
-  rows.push(statRow('baseline: worker postMessage round trip', '-', rt));
-  rows.push(statRow('interceptor (TS guard, in-process)', 'transport', r.interceptor.transport));
-  rows.push(statRow('interceptor (TS guard, in-process)', 'runner', r.interceptor.runner));
+  const b = r.baselines;
+  rows.push(statRow('baseline: JSON floor (stringify + parse, request and answer)', '-', b.json_floor));
+  rows.push(statRow('baseline: worker postMessage round trip (persistent listener)', '-', b.post_round_trip));
+  rows.push(statRow('baseline: worker SharedArrayBuffer round trip (Atomics)', '-', b.sab_round_trip));
+  const i = r.interceptor;
+  rows.push(statRow('interceptor (TS guard, in-process)', 'transport', i.transport, `${xf(i.transport, i.floor)} floor`));
+  rows.push(statRow('interceptor (TS guard, in-process)', 'runner', i.runner, `${xf(i.runner, i.floor)} floor`));
+  const p = r.peer;
+  rows.push(statRow(`peer run: JSON floor`, '-', p.in_thread.floor));
+  rows.push(statRow(`peer run: Extism JS SDK in-thread (guard)`, 'call+parse+reset', p.in_thread.extism, `${xf(p.in_thread.extism, p.in_thread.floor)} floor`));
+  if (p.in_thread.metered !== null) rows.push(statRow(`peer run: ours, ${p.guest} metered`, 'runner', p.in_thread.metered, `${xf(p.in_thread.metered, p.in_thread.floor)} floor`));
+  if (p.in_thread.metered_wat !== null) rows.push(statRow('peer run: ours, WAT metered', 'runner', p.in_thread.metered_wat, `${xf(p.in_thread.metered_wat, p.in_thread.floor)} floor`));
+  rows.push(statRow('peer run: ours, interceptor', 'runner', p.in_thread.interceptor, `${xf(p.in_thread.interceptor, p.in_thread.floor)} floor`));
+  rows.push(statRow('peer run: Extism JS SDK worker mode (guard)', 'call+parse+reset', p.worker.extism, `${xf(p.worker.extism, p.worker.floor)} floor`));
+  rows.push(statRow(`peer run: ours, ${p.guest} worker`, 'runner', p.worker.worker, `${xf(p.worker.worker, p.worker.floor)} floor`));
   for (const c of r.components) {
-    const raw = c.raw.median_us;
-    rows.push(statRow(`${c.label}: raw call, no host (baseline)`, '-', c.raw));
-    if (c.metered === null) rows.push([`${c.label}: metered`, '-', 'n/a', 'n/a', 'n/a', 'not available']);
+    const t = c.in_thread;
+    rows.push(statRow(`${c.label}: raw call through jco's glue (baseline)`, '-', t.raw, `${xf(t.raw, t.floor)} floor`));
+    if (t.raw_direct !== null) rows.push(statRow(`${c.label}: raw direct call (baseline)`, '-', t.raw_direct, `${xf(t.raw_direct, t.floor)} floor`));
+    else rows.push([`${c.label}: raw direct call`, '-', 'n/a', 'n/a', 'n/a', c.direct.reason ?? 'not direct-callable']);
+    if (t.metered_transport === null || t.metered_runner === null) rows.push([`${c.label}: metered`, '-', 'n/a', 'n/a', 'n/a', 'not available']);
     else {
-      rows.push(statRow(`${c.label}: metered`, 'transport', c.metered.transport, `${times(c.metered.transport.median_us / raw)} raw`));
-      rows.push(statRow(`${c.label}: metered`, 'runner', c.metered.runner, `${times(c.metered.runner.median_us / raw)} raw`));
+      rows.push(statRow(`${c.label}: metered`, 'transport', t.metered_transport, `${times(t.metered_transport.median_us / t.raw.median_us)} raw`));
+      rows.push(statRow(`${c.label}: metered`, 'runner', t.metered_runner, `${xf(t.metered_runner, t.floor)} floor`));
     }
-    const vsMetered = c.metered === null ? '' : `, ${times(c.worker.transport.median_us / c.metered.transport.median_us)} metered`;
-    const vsTrip = `${fmt(c.worker.transport.median_us - raw - c.worker.round_trip.median_us)} µs over raw + round trip`;
-    rows.push(statRow(`${c.label}: worker`, 'transport', c.worker.transport, `${times(c.worker.transport.median_us / raw)} raw${vsMetered}; ${vsTrip}`));
-    rows.push(statRow(`${c.label}: worker`, 'runner', c.worker.runner));
-    rows.push(statRow(`${c.label}: worker round trip, same time (baseline)`, '-', c.worker.round_trip, ''));
+    const w = c.worker;
+    rows.push(statRow(`${c.label}: worker`, 'transport', w.transport, `${fmt(w.transport.median_us - t.raw.median_us - w.post_round_trip.median_us)} µs over raw + postMessage round trip`));
+    rows.push(statRow(`${c.label}: worker`, 'runner', w.runner, `${xf(w.runner, t.floor)} floor`));
+    rows.push(statRow(`${c.label}: postMessage / SAB round trips, same time`, '-', w.post_round_trip, `SAB ${fmt(w.sab_round_trip.median_us)} µs`));
   }
   for (const s of r.subprocess) {
     rows.push(statRow(`bare spawn: ${s.command.join(' ')} (baseline)`, '-', s.bare));
     rows.push(statRow(`subprocess hook: ${s.id}`, 'runner', s.hook, `${times(s.hook.median_us / s.bare.median_us)} bare spawn`));
   }
   const { chain } = r;
-  rows.push(statRow(`chain of ${chain.length} × ${chain.guest}: worker`, 'runner', chain.worker, `${fmt(chain.worker.median_us / chain.length)} µs/hook`));
-  if (chain.metered === null) rows.push([`chain of ${chain.length} × ${chain.guest}: metered`, '-', 'n/a', 'n/a', 'n/a', 'not available']);
-  else rows.push(statRow(`chain of ${chain.length} × ${chain.guest}: metered`, 'runner', chain.metered, `${fmt(chain.metered.median_us / chain.length)} µs/hook`));
+  const what = `chain of ${chain.length} × ${chain.guest} (${chain.instances_of_one_component} instances of one component)`;
+  rows.push(statRow(`${what}: worker`, 'runner', chain.worker, `${fmt(chain.worker.median_us / chain.length)} µs/hook`));
+  if (chain.metered === null) rows.push([`${what}: metered`, '-', 'n/a', 'n/a', 'n/a', 'not available']);
+  else rows.push(statRow(`${what}: metered`, 'runner', chain.metered, `${fmt(chain.metered.median_us / chain.length)} µs/hook; ${xf(chain.metered, chain.floor)} floor`));
   return rows;
+}
+
+function blockRows(r: BenchResult): Cell[][] {
+  return r.blocks.map((b) => [b.block, b.case, b.before.median_us, b.after.median_us, times(b.before.median_us / b.after.median_us)]);
 }
 
 function coldCell(s: ColdSample): string {
@@ -119,12 +140,14 @@ function ratioRows(r: BenchResult): Cell[][] {
 export function textReport(r: BenchResult): string {
   const out: string[] = [];
   out.push(`basis-hooks benchmark — ${machineLine(r)}; ${fmt(r.duration_s)} s`);
-  out.push(`raw-call baseline: ${r.availability.unguarded === 'host' ? "the host's instantiateUnguarded" : "the bench's own jco transpile (host's instantiateUnguarded not present)"}; cold start from ${r.availability.cold_start_library === 'dist' ? 'the built library (dist/)' : 'the TypeScript sources'}`);
+  out.push(`cold start from ${r.availability.cold_start_library === 'dist' ? 'the built library (dist/)' : 'the TypeScript sources'}`);
   for (const note of r.availability.notes) out.push(`note: ${note}`);
   out.push('', 'Per-call latency, one caller (via runner = HookRunner.pre; via transport = transport.invoke alone)');
   out.push(textTable(['case', 'via', 'median µs', 'p99 µs', 'calls/s', 'vs baseline'], latencyRows(r)));
   out.push('', 'Comparisons (medians; targets from the performance issue)');
   out.push(textTable(['comparison', 'value', 'target', ''], ratioRows(r)));
+  out.push('', 'Building blocks (not wired in yet), each against the path it replaces, interleaved (µs)');
+  out.push(textTable(['block', 'case', 'before', 'after', 'speed-up'], blockRows(r)));
   out.push('', `Throughput with concurrent callers (each through HookRunner)`);
   out.push(textTable(concurrencyHead(r), concurrencyRows(r)));
   out.push('', 'Cold start: first call in a fresh process, ms (load breakdown in ms)');
@@ -132,53 +155,82 @@ export function textReport(r: BenchResult): string {
   return `${out.join('\n')}\n`;
 }
 
-function targetSummary(r: BenchResult, prefix: string): string | undefined {
-  const rows = r.ratios.filter((x) => x.name.includes(prefix) && x.met !== null);
-  if (rows.length === 0) return undefined;
-  const met = rows.filter((x) => x.met === true).length;
-  const values = rows.map((x) => x.value);
-  return `${met} of ${rows.length} guests (${times(Math.min(...values))}–${times(Math.max(...values))})`;
+/** Markers of the generated block in README.md. */
+export const README_START = '<!-- bench:start -->';
+export const README_END = '<!-- bench:end -->';
+
+function mdRow(name: string, s: Stats | null, floor: Stats, note = ''): Cell[] {
+  return s === null ? [name, 'n/a', 'n/a', 'n/a', note] : [name, s.median_us, xf(s, floor), s.calls_per_s, note];
 }
 
-/** The README "Performance" section. */
+/** The README's generated performance block (between {@link README_START} and {@link README_END}). */
 export function markdownReport(r: BenchResult): string {
   const out: string[] = [];
-  out.push('## Performance', '');
+  const p = r.peer;
   out.push(
-    `Measured with \`npm run bench\` on ${machineLine(r)}. Medians per call from one caller (p99 and more in \`npm run bench -- --json\`). The machine is shared with other work, so read the figures as ±20 %.`,
+    `_Generated from \`bench/results/latest.json\` by \`npx tsx scripts/bench.ts --from bench/results/latest.json --write-readme\`; do not edit by hand._`,
+    '',
+    `Measured with \`npm run bench\` on ${machineLine(r)}. Medians per call from one caller (p99s in the results file). The machine is shared with other work: read the figures as ±20 % or worse when the load average is high. **JSON floor**: \`JSON.stringify\` + \`JSON.parse\` of the request and of an answer, ${fmt(r.baselines.json_floor.median_us)} µs on its own; every "× floor" below divides by the floor measured interleaved with that figure.`,
+    '',
+    `**The guard policy beside the peer** (one caller, through \`HookRunner.pre\`; the Extism JS SDK running the same policy as a plugin — call, parse the answer, reset — in the same run, interleaved):`,
     '',
   );
-  const metered = r.availability.metered;
-  const head = [
-    'guest (`guard` policy)',
-    'raw call, no host',
-    ...(metered ? ['metered', 'metered ÷ raw'] : []),
-    'worker',
-    'bare worker round trip',
-    ...(metered ? ['worker ÷ metered'] : []),
-  ];
-  const rows: Cell[][] = r.components.map((c) => {
-    const m = c.metered;
-    return [
-      c.label,
-      c.raw.median_us,
-      ...(metered ? [m === null ? 'n/a' : m.transport.median_us, m === null ? 'n/a' : times(m.transport.median_us / c.raw.median_us)] : []),
-      c.worker.transport.median_us,
-      c.worker.round_trip.median_us,
-      ...(metered ? [m === null ? 'n/a' : times(c.worker.transport.median_us / m.transport.median_us)] : []),
-    ];
-  });
   out.push(
-    'WebAssembly component hooks, µs per call through the transport. *Raw call*: the same component\'s `handle` called on the same thread through the same glue, with nothing guarding it. *Bare worker round trip*: a `postMessage` to a worker that echoes, timed alternately with the worker hook. WAT runs the `allow` guest.',
+    mdTable(['path', 'median µs', '× JSON floor', 'calls/s', ''], [
+      mdRow('JSON floor', p.in_thread.floor, p.in_thread.floor),
+      mdRow(`ours: component, metered (${p.guest} guard)`, p.in_thread.metered, p.in_thread.floor),
+      mdRow('ours: component, metered (WAT guard, the plugin\'s policy code)', p.in_thread.metered_wat, p.in_thread.floor),
+      mdRow('ours: in-process interceptor (TS guard)', p.in_thread.interceptor, p.in_thread.floor, 'trusted code, no sandbox'),
+      mdRow('Extism JS SDK, in-thread', p.in_thread.extism, p.in_thread.floor, 'no CPU bound'),
+      mdRow(`ours: component, worker isolation (${p.guest} guard)`, p.worker.worker, p.worker.floor),
+      mdRow('Extism JS SDK, worker mode', p.worker.extism, p.worker.floor),
+      mdRow('bare worker round trip, postMessage', p.worker.post_round_trip, p.worker.floor),
+      mdRow('bare worker round trip, SharedArrayBuffer', p.worker.sab_round_trip, p.worker.floor),
+    ]),
     '',
   );
-  out.push(mdTable(head, rows), '');
-  if (metered) {
-    const a = targetSummary(r, 'metered ÷ raw');
-    const b = targetSummary(r, 'worker ÷ metered');
-    if (a !== undefined) out.push(`- metered within 2× of the raw call: ${a}`);
-    if (b !== undefined) out.push(`- metered ≥ 10× faster than worker: ${b}`);
-    out.push('');
+  out.push(
+    'WebAssembly component hooks per guest language (the `guard` policy), µs per call and, in brackets, × the JSON floor measured interleaved with them. *Raw*: the component\'s `handle` on this thread with nothing guarding it, given a WIT record made once — through jco\'s glue, and through the direct canonical-ABI caller (not yet used by the transport). *Metered*: the transport (fuel, sandbox, checks), and `HookRunner.pre` around it. *Worker*: `HookRunner.pre` with worker isolation, beside bare round trips timed alternately with it. Two in-thread instances of each guest exist while it is measured (the raw one and the metered one); jco\'s glue is slower once there are several.',
+    '',
+  );
+  const cell = (s: Stats | null, floor: Stats): string => (s === null ? 'n/a' : `${fmt(s.median_us)} (${times(s.median_us / floor.median_us)})`);
+  out.push(
+    mdTable(
+      ['guest', 'raw (jco glue)', 'raw direct', 'metered transport', 'metered runner', 'worker runner', 'postMessage RTT', 'SAB RTT'],
+      r.components.map((c) => {
+        const t = c.in_thread;
+        const w = c.worker;
+        return [
+          c.label,
+          cell(t.raw, t.floor),
+          cell(t.raw_direct, t.floor),
+          cell(t.metered_transport, t.floor),
+          cell(t.metered_runner, t.floor),
+          cell(w.runner, t.floor),
+          cell(w.post_round_trip, t.floor),
+          cell(w.sab_round_trip, t.floor),
+        ];
+      }),
+    ),
+    '',
+  );
+  const ch = r.chain;
+  out.push(`A chain of ${ch.length} hooks running the ${ch.guest} guard (${ch.instances_of_one_component} instances of one component, as ${ch.length} hooks configured with one .wasm), through \`HookRunner.pre\`:`, '');
+  out.push(
+    mdTable(['isolation', 'median µs', '× JSON floor', 'µs per hook'], [
+      ['metered', ch.metered?.median_us ?? 'n/a', xf(ch.metered, ch.floor), ch.metered === null ? 'n/a' : ch.metered.median_us / ch.length],
+      ['worker', ch.worker.median_us, xf(ch.worker, ch.floor), ch.worker.median_us / ch.length],
+    ]),
+    '',
+  );
+  out.push('Throughput with concurrent callers, for each isolation (through `HookRunner`):', '');
+  out.push(mdTable(concurrencyHead(r), concurrencyRows(r)), '');
+  const targets = r.ratios.filter((x) => x.target !== null && !x.name.startsWith('subprocess'));
+  out.push('Targets of the performance issue (medians, same run):', '');
+  out.push(mdTable(['comparison', 'value', 'target', ''], targets.map((x) => [x.name, times(x.value), x.target ?? '', x.met === true ? 'met' : 'not met'])), '');
+  if (r.blocks.length > 0) {
+    out.push('Building blocks of the hot path (host/contract/fast, host/transports/component/direct, worker/mailbox.ts, in-process/fast-invoke.ts — not wired in yet), each timed interleaved with the path it replaces, in a fresh process, µs. The *assembled prototype* rows put the blocks together at the transport level (scripts/bench/micro/assembled.ts: no runner, no host-call time allowance), against today\'s `transport.invoke`:', '');
+    out.push(mdTable(['block', 'case', 'today', 'block', 'speed-up'], blockRows(r)), '');
   }
   out.push('Cold start: the first call in a fresh process (load included), ms:', '');
   out.push(
@@ -188,18 +240,20 @@ export function markdownReport(r: BenchResult): string {
     ),
     '',
   );
-  out.push('Other hooks and baselines, µs per call through `HookRunner`:', '');
-  const other: Cell[][] = [
-    ['in-process interceptor (TS `guard`)', r.interceptor.runner.median_us, r.interceptor.runner.calls_per_s],
-    ...r.subprocess.flatMap((s): Cell[][] => [
-      [`subprocess hook, ${s.id} (\`${s.command.join(' ')}\`)`, s.hook.median_us, s.hook.calls_per_s],
-      ['bare spawn of the same command', s.bare.median_us, s.bare.calls_per_s],
-    ]),
-    [`chain of ${r.chain.length} component hooks (${r.chain.guest}), worker`, r.chain.worker.median_us, r.chain.worker.calls_per_s],
-    ...(r.chain.metered === null ? [] : [[`chain of ${r.chain.length} component hooks (${r.chain.guest}), metered`, r.chain.metered.median_us, r.chain.metered.calls_per_s]]),
-  ];
-  out.push(mdTable(['hook', 'median µs', 'calls/s'], other), '');
-  out.push('Throughput with concurrent callers (through `HookRunner`):', '');
-  out.push(mdTable(concurrencyHead(r), concurrencyRows(r)), '');
+  out.push('Subprocess hooks, µs per call through `HookRunner`, beside a bare spawn of the same command:', '');
+  out.push(
+    mdTable(
+      ['hook', 'median µs', 'bare spawn µs', 'hook ÷ bare'],
+      r.subprocess.map((s): Cell[] => [`${s.id} (\`${s.command.join(' ')}\`)`, s.hook.median_us, s.bare.median_us, times(s.hook.median_us / s.bare.median_us)]),
+    ),
+  );
   return `${out.join('\n')}\n`;
+}
+
+/** `readme` with its generated block replaced by `block` (throws when the markers are missing). */
+export function replaceReadmeBlock(readme: string, block: string): string {
+  const start = readme.indexOf(README_START);
+  const end = readme.indexOf(README_END);
+  if (start < 0 || end < start) throw new Error(`README.md has no ${README_START} … ${README_END} block`);
+  return `${readme.slice(0, start + README_START.length)}\n${block}${readme.slice(end)}`;
 }

@@ -13,9 +13,6 @@ export const StatsSchema = z.strictObject({
   calls_per_s: z.number().positive(),
 });
 
-/** A hook measured through HookRunner (what users get) and through its transport's `invoke` alone. */
-const Levels = z.strictObject({ runner: StatsSchema, transport: StatsSchema });
-
 const Machine = z.strictObject({
   cpu: z.string(),
   cores: z.number().int().positive(),
@@ -40,8 +37,20 @@ export const ColdSampleSchema = z.strictObject({
   import_ms: z.number().nonnegative(),
 });
 
+const Nullable = StatsSchema.nullable();
+
+/** A building block measured against the path it replaces, interleaved (scripts/bench/micro/). */
+export const BlockSchema = z.strictObject({
+  block: z.string(),
+  case: z.string(),
+  /** The path it replaces, as the transport or runner runs it today. */
+  before: StatsSchema,
+  /** The building block. */
+  after: StatsSchema,
+});
+
 export const BenchResultSchema = z.strictObject({
-  schema: z.literal(1),
+  schema: z.literal(2),
   quick: z.boolean(),
   started_at: z.string(),
   duration_s: z.number().nonnegative(),
@@ -51,26 +60,60 @@ export const BenchResultSchema = z.strictObject({
     metered: z.boolean(),
     /** What the cold-start processes imported: the built library (dist/) or the TypeScript sources through tsx. */
     cold_start_library: z.enum(['dist', 'sources']),
-    /** Where the raw-call baseline's instance came from: the host's instantiateUnguarded, or the bench's own jco transpile. */
-    unguarded: z.enum(['host', 'bench']),
     notes: z.array(z.string()),
   }),
   baselines: z.strictObject({
-    /** postMessage to a worker that echoes, and back. */
-    worker_round_trip: StatsSchema,
+    /** JSON.stringify + JSON.parse of the request and of an answer. */
+    json_floor: StatsSchema,
+    /** postMessage to a worker that echoes and back, one persistent listener each side. */
+    post_round_trip: StatsSchema,
+    /** SharedArrayBuffer flag flip: worker in Atomics.wait, caller awaiting Atomics.waitAsync. */
+    sab_round_trip: StatsSchema,
   }),
-  interceptor: Levels,
+  /** The TS guard as an in-process interceptor, interleaved with the JSON floor. */
+  interceptor: z.strictObject({ runner: StatsSchema, transport: StatsSchema, floor: StatsSchema }),
+  /** The same guard policy in Extism (the peer) beside ours, measured interleaved. */
+  peer: z.strictObject({
+    guest: z.string(),
+    in_thread: z.strictObject({
+      floor: StatsSchema,
+      /** Extism JS SDK, plugin in this thread: call, parse the answer, reset. */
+      extism: StatsSchema,
+      /** Ours, metered, through HookRunner.pre. */
+      metered: Nullable,
+      /** The WAT guard (the Extism plugin's own policy code) as a component, metered, through HookRunner.pre. */
+      metered_wat: Nullable,
+      interceptor: StatsSchema,
+    }),
+    worker: z.strictObject({
+      floor: StatsSchema,
+      /** Extism JS SDK, `runInWorker: true`: call, parse, reset. */
+      extism: StatsSchema,
+      /** Ours, worker isolation, through HookRunner.pre. */
+      worker: StatsSchema,
+      post_round_trip: StatsSchema,
+      sab_round_trip: StatsSchema,
+    }),
+  }),
   components: z.array(
     z.strictObject({
       id: z.string(),
       label: z.string(),
       size_bytes: z.number().int().positive(),
-      /** The same guest's `handle` called in-thread through jco's glue, no host. */
-      raw: StatsSchema,
-      /** Measured interleaved with `raw`, sample by sample. */
-      metered: Levels.nullable(),
-      /** Measured interleaved with `round_trip`, a bare worker postMessage round trip taken at the same time. */
-      worker: Levels.extend({ round_trip: StatsSchema }),
+      /** Whether the direct canonical-ABI call applies to this guest (host/transports/component/direct/), and why not. */
+      direct: z.strictObject({ callable: z.boolean(), reason: z.string().nullable() }),
+      /** Timed interleaved, sample by sample. */
+      in_thread: z.strictObject({
+        floor: StatsSchema,
+        /** `handle` through jco's glue, no host, given a WIT record made once (no toWitRequest in the timing). */
+        raw: StatsSchema,
+        /** `handle` through the direct canonical-ABI caller, no host, the same record. */
+        raw_direct: Nullable,
+        metered_transport: Nullable,
+        metered_runner: Nullable,
+      }),
+      /** Timed interleaved with the two bare round trips. */
+      worker: z.strictObject({ transport: StatsSchema, runner: StatsSchema, post_round_trip: StatsSchema, sab_round_trip: StatsSchema }),
     }),
   ),
   subprocess: z.array(
@@ -85,8 +128,12 @@ export const BenchResultSchema = z.strictObject({
   chain: z.strictObject({
     guest: z.string(),
     length: z.number().int().positive(),
+    /** The chain runs `length` instances of one component (as `length` hooks configured with the same .wasm). */
+    instances_of_one_component: z.number().int().positive(),
     worker: StatsSchema,
-    metered: StatsSchema.nullable(),
+    metered: Nullable,
+    /** The JSON floor, interleaved with the metered chain. */
+    floor: StatsSchema,
   }),
   cold_start: z.array(
     z.strictObject({
@@ -106,6 +153,8 @@ export const BenchResultSchema = z.strictObject({
       calls_per_s: z.number().positive(),
     }),
   ),
+  /** The building blocks of the hot path, each against what it replaces (not yet wired in). */
+  blocks: z.array(BlockSchema),
   ratios: z.array(
     z.strictObject({
       name: z.string(),
@@ -120,3 +169,4 @@ export const BenchResultSchema = z.strictObject({
 export type BenchResult = z.infer<typeof BenchResultSchema>;
 export type Stats = z.infer<typeof StatsSchema>;
 export type ColdSample = z.infer<typeof ColdSampleSchema>;
+export type Block = z.infer<typeof BlockSchema>;

@@ -4,11 +4,13 @@
  * figure a finite number. No threshold on any value: performance is never asserted in tests.
  */
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GUESTS } from '../../scripts/bench/guests.js';
 import { BenchResultSchema, type BenchResult } from '../../scripts/bench/result.js';
+import { README_END, README_START, markdownReport, replaceReadmeBlock } from '../../scripts/bench/report.js';
 import { ROOT, ensureGuestsBuilt } from '../helpers/guests.js';
 
 const run = promisify(execFile);
@@ -31,11 +33,11 @@ beforeAll(async () => {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'bench.ts'), '--quick', '--json'], {
     cwd: ROOT,
     maxBuffer: 16 * 1024 * 1024,
-    timeout: 280_000,
+    timeout: 420_000,
   });
   raw = JSON.parse(stdout);
   result = BenchResultSchema.parse(raw);
-}, 300_000);
+}, 450_000);
 
 describe('npm run bench -- --quick --json', () => {
   it('prints a result of the documented shape in which every figure is a finite number', () => {
@@ -50,20 +52,39 @@ describe('npm run bench -- --quick --json', () => {
     expect(result.machine.cpu).not.toBe('');
   });
 
-  it('measures a component hook per guest language, next to its raw-call baseline', () => {
+  it('measures a component hook per guest language, next to its raw-call baselines (jco glue and direct)', () => {
     expect(result.components.map((c) => c.id)).toEqual(GUESTS.map((g) => g.id));
     for (const c of result.components) {
       // metered is null only when the host does not have the mode (or the guest failed in it, with a note).
-      if (c.metered === null) expect(result.availability.metered === false || result.availability.notes.some((n) => n.includes(c.label))).toBe(true);
+      if (c.in_thread.metered_runner === null) expect(result.availability.metered === false || result.availability.notes.some((n) => n.includes(c.label))).toBe(true);
+      // Every example guest is direct-callable (the planner accepts each one).
+      expect(c.direct).toStrictEqual({ callable: true, reason: null });
+      expect(c.in_thread.raw_direct).not.toBeNull();
+      expect(c.worker.sab_round_trip.n).toBeGreaterThan(0);
     }
     if (!result.availability.metered) expect(result.availability.notes.join('\n')).toMatch(/metered/);
   });
 
-  it('measures the other hooks and baselines: interceptor, subprocess (sh, node) beside bare spawns, a chain of 5, a worker round trip', () => {
+  it('measures the peer (Extism, in-thread and worker) and the JSON floor in the same run', () => {
+    expect(result.peer.in_thread.extism.n).toBeGreaterThan(0);
+    expect(result.peer.worker.extism.n).toBeGreaterThan(0);
+    expect(result.peer.in_thread.floor.n).toBeGreaterThan(0);
+    expect(result.baselines.json_floor.n).toBeGreaterThan(0);
+  });
+
+  it('measures the other hooks and baselines: interceptor, subprocess (sh, node) beside bare spawns, a chain of 5, worker round trips', () => {
     expect(result.interceptor.runner.n).toBeGreaterThan(0);
     expect(result.subprocess.map((s) => s.id)).toEqual(['sh', 'node']);
     expect(result.chain.length).toBe(5);
-    expect(result.baselines.worker_round_trip.n).toBeGreaterThan(0);
+    expect(result.chain.instances_of_one_component).toBe(5);
+    expect(result.baselines.post_round_trip.n).toBeGreaterThan(0);
+    expect(result.baselines.sab_round_trip.n).toBeGreaterThan(0);
+  });
+
+  it('measures every building block against the path it replaces', () => {
+    expect(new Set(result.blocks.map((b) => b.block))).toStrictEqual(
+      new Set(['fast validators (zod the arbiter)', 'interceptor fast path', 'direct canonical-ABI call', 'SharedArrayBuffer mailbox', 'assembled prototype']),
+    );
   });
 
   it('measures throughput with one and with several callers, and cold start with an empty and a warm cache', () => {
@@ -80,8 +101,31 @@ describe('npm run bench -- --quick --json', () => {
     }
   });
 
-  it('computes the comparisons, with their targets', () => {
+  it('computes the comparisons, with the issue\'s targets', () => {
     expect(result.ratios.some((r) => r.name.includes('bare spawn') && r.target !== null)).toBe(true);
-    if (result.availability.metered) expect(result.ratios.some((r) => r.name.includes('metered ÷ raw') && r.target === '<= 2')).toBe(true);
+    expect(result.ratios.some((r) => r.name.includes('interceptor') && r.target === '<= 1.5')).toBe(true);
+    expect(result.ratios.some((r) => r.name.includes('SAB round trip') && r.target === '<= 1.3')).toBe(true);
+    if (result.availability.metered) {
+      expect(result.ratios.some((r) => r.name.includes('metered runner ÷ JSON floor') && r.target === '<= 2')).toBe(true);
+      expect(result.ratios.some((r) => r.name.includes('Extism in-thread') && r.target === '< 1')).toBe(true);
+      expect(result.ratios.some((r) => r.name.startsWith('chain of 5 metered') && r.target === '<= 7')).toBe(true);
+    }
+  });
+});
+
+describe('the README performance block', () => {
+  it('is exactly what bench/results/latest.json renders to (no hand-copied figures)', async () => {
+    const latest = BenchResultSchema.parse(JSON.parse(await readFile(join(ROOT, 'bench/results/latest.json'), 'utf8')));
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    expect(replaceReadmeBlock(readme, markdownReport(latest))).toBe(readme);
+  });
+
+  it('renders the quick run too, markers and all', () => {
+    const block = markdownReport(result);
+    const readme = `# x\n\n## Performance\n\n${README_START}\nstale figures\n${README_END}\n\n## Next\n`;
+    const rewritten = replaceReadmeBlock(readme, block);
+    expect(rewritten).toContain(block);
+    expect(rewritten).not.toContain('stale figures');
+    expect(rewritten.endsWith(`${README_END}\n\n## Next\n`)).toBe(true);
   });
 });
