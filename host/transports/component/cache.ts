@@ -13,8 +13,8 @@ import { publishDirectory } from './atomic-dir.js';
  * two processes filling the same entry do not corrupt it.
  */
 
-/** Bumped when what an entry holds changes (2: glue with jco's debug logging silenced). */
-export const CACHE_FORMAT = 2;
+/** Bumped when what an entry holds changes (2: glue with jco's debug logging silenced; 3: strict UTF-8 decoders). */
+export const CACHE_FORMAT = 3;
 
 export const CacheManifest = z.strictObject({
   format: z.literal(CACHE_FORMAT),
