@@ -40,6 +40,20 @@ export async function timed(transport: ComponentTransport, tool: string): Promis
 }
 
 /**
+ * A first call, allowed to miss a very short deadline twice: a worker's first call runs cold code
+ * (and under tsx in tests), which on a loaded machine can take longer than 20 ms.
+ */
+export async function firstCall(transport: ComponentTransport): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const { result } = await timed(transport, 'ok');
+    if (result.ok || attempt === 2 || result.failure.code !== 'timeout') {
+      expect(result).toEqual({ ok: true, response: { decision: 'allow' } });
+      return;
+    }
+  }
+}
+
+/**
  * For each runaway and each timeout: load, a normal call, the runaway (`timeout` within the bound),
  * and a normal call again. `long` lists the runaways also run at 1000 ms (where a longer run adds
  * information: the chase itself after its 60 MiB are built, the refusals after the cap...).
@@ -63,7 +77,7 @@ export function runawaySuite(isolation: ComponentIsolation, long: readonly strin
           const t = componentTransport({ path, cache_dir: TEST_CACHE_DIR, isolation, timeout_ms: timeoutMs, pool_size: 1 });
           transports.push(t);
           await t.load();
-          expect((await timed(t, 'ok')).result).toEqual({ ok: true, response: { decision: 'allow' } });
+          await firstCall(t);
           const ran = await timed(t, 'run');
           expect(ran.result).toMatchObject({ ok: false, failure: { code: 'timeout' } });
           expect(ran.ms).toBeLessThan(timeoutMs + MARGIN_MS);
