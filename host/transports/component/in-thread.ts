@@ -2,6 +2,13 @@ import type { WitHookRequest } from '../../codec/wit.js';
 import { asGlue, GuestInstance, type GuestSpec } from './guest.js';
 import type { GuestReply, GuestRunner } from './guest-runner.js';
 
+/**
+ * A call that held the thread at least this long is answered from a later turn of the event loop, not
+ * a microtask: a caller awaiting call after call of an always-ready instance would otherwise never let
+ * the loop run — no signal handler (SIGTERM), timer or I/O in between. Quick calls stay synchronous.
+ */
+const YIELD_AFTER_MS = 2;
+
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -12,7 +19,7 @@ function describe(error: unknown): string {
  * JavaScript cannot enter the instance again while it runs, so overlapping callers simply take turns
  * and one instance is enough. Each call holds the thread for at most its `timeout_ms` plus the
  * meter's overshoot (see meter/costs.ts): a runaway cannot hold it longer, nor starve the calls after it
- * for longer than that.
+ * for longer than that; and after a long call the event loop gets a turn (signals, timers, I/O).
  */
 export class InThreadRunner implements GuestRunner {
   readonly #spec: GuestSpec;
@@ -42,8 +49,11 @@ export class InThreadRunner implements GuestRunner {
     if (this.#closed) return Promise.resolve({ type: 'aborted', why: 'the transport was closed' });
     if (signal?.aborted === true) return Promise.resolve({ type: 'aborted', why: 'the call was aborted' });
     const guest = this.#made;
-    if (guest !== undefined) return Promise.resolve({ ...guest.call(request), id: this.#nextId++ });
-    return this.#invokeWhenReady(request, signal);
+    if (guest === undefined) return this.#invokeWhenReady(request, signal);
+    const started = performance.now();
+    const reply: GuestReply = { ...guest.call(request), id: this.#nextId++ };
+    if (performance.now() - started < YIELD_AFTER_MS) return Promise.resolve(reply);
+    return new Promise((resolve) => setImmediate(() => resolve(reply)));
   }
 
   async #invokeWhenReady(request: WitHookRequest, signal?: AbortSignal): Promise<GuestReply> {
