@@ -17,7 +17,7 @@ export interface ComponentTransport extends Transport {
   readonly kind: 'component';
   /**
    * Load the component: read and check it, transpile it (or take it from the cache), compile its core
-   * modules (fuel-metered in metered isolation, also cached), and instantiate it (in worker
+   * modules (fuel-instrumented, also cached), and instantiate it (in worker
    * isolation, in a worker). Idempotent (later calls return the first load's result). Rejects with
    * `HookError('load_failed')` whose message names the cause.
    */

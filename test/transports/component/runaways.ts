@@ -40,6 +40,24 @@ export async function timed(transport: ComponentTransport, tool: string): Promis
 }
 
 /**
+ * Run a runaway and expect `timeout` within `timeout_ms` + {@link MARGIN_MS}. On a machine shared by
+ * many jobs the thread can be descheduled, or V8 can collect, for longer than the margin during the
+ * last slice (seen: up to ~150 ms at a load average of 10 on 2 cores); such a stall is the host's, so
+ * a runaway past the bound is run once more and must be within it then. A guest the meter does not
+ * stop is past the bound every time.
+ */
+export async function expectStopped(transport: ComponentTransport, tool: string, timeoutMs: number): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const ran = await timed(transport, tool);
+    expect(ran.result).toMatchObject({ ok: false, failure: { code: 'timeout' } });
+    if (ran.ms < timeoutMs + MARGIN_MS || attempt === 1) {
+      expect(ran.ms).toBeLessThan(timeoutMs + MARGIN_MS);
+      return;
+    }
+  }
+}
+
+/**
  * A call that must be served, allowed to miss a very short deadline twice for reasons that are the
  * host's, not the guest's: a worker's first call runs cold code (under tsx in tests), and the call
  * after a runaway makes a fresh instance while V8 may be collecting the discarded one (a Mark-Compact
@@ -80,9 +98,7 @@ export function runawaySuite(isolation: ComponentIsolation, long: readonly strin
           transports.push(t);
           await t.load();
           await firstCall(t);
-          const ran = await timed(t, 'run');
-          expect(ran.result).toMatchObject({ ok: false, failure: { code: 'timeout' } });
-          expect(ran.ms).toBeLessThan(timeoutMs + MARGIN_MS);
+          await expectStopped(t, 'run', timeoutMs);
           // A fresh instance, made within the next call's own deadline.
           await firstCall(t);
         });
