@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { componentTransport, type ComponentTransport } from '../../../host/transports/component/index.js';
 import { CallMeter } from '../../../host/transports/component/meter/call-meter.js';
+import { EH_ENTRY_UNITS, THROW_UNITS } from '../../../host/transports/component/meter/costs.js';
 import { FUEL_EXPORT, METER_VERSION, MeterError, START_EXPORT, instrumentModule } from '../../../host/transports/component/meter/instrument.js';
 import { parseWat } from '../../fixtures/hostile/build.js';
 import { guestBuildDir, TEST_CACHE_DIR, ensureGuestsBuilt, ensureWatGuestsBuilt, watGuest } from '../../helpers/guests.js';
@@ -157,6 +158,42 @@ describe('fuel instrumentation of core modules', () => {
     expect(tgrow(1_000_000)).toBe(-1);
     expect(tgrow(1000)).toBe(0);
     expect(meter.usedBytes()).toBeLessThanOrEqual(64 * 1024 * 1024);
+  });
+
+  it('a module that can throw pays for unwinding on every call; a throw-and-catch runaway stops at the deadline', async () => {
+    // jco's wasm-tools do not parse the (legacy) exception-handling text Node 20 runs, so the module is
+    // assembled here:
+    //   (module (type (func)) (type (func (param i32))) (tag $e (type 0))
+    //     (func $deep (param i32) (if (local.get 0) (then (call $deep (i32.sub (local.get 0) (i32.const 1)))) (else (throw $e))))
+    //     (func (export "run") (loop (try (do (call $deep (i32.const 1000))) (catch_all)) (br 0)))
+    //     (export "deep" (func $deep)))
+    const deep = [0x00, 0x20, 0x00, 0x04, 0x40, 0x20, 0x00, 0x41, 0x01, 0x6b, 0x10, 0x00, 0x05, 0x08, 0x00, 0x0b, 0x0b];
+    const run = [0x00, 0x03, 0x40, 0x06, 0x40, 0x41, 0xe8, 0x07, 0x10, 0x00, 0x19, 0x0b, 0x0c, 0x00, 0x0b, 0x0b];
+    const section = (id: number, content: number[]): number[] => [id, content.length, ...content];
+    const bytes = new Uint8Array([
+      0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+      ...section(1, [2, 0x60, 0, 0, 0x60, 1, 0x7f, 0]),
+      ...section(3, [2, 1, 0]),
+      ...section(13, [1, 0x00, 0]),
+      ...section(7, [2, 3, 0x72, 0x75, 0x6e, 0x00, 1, 4, 0x64, 0x65, 0x65, 0x70, 0x00, 0]),
+      ...section(10, [2, deep.length, ...deep, run.length, ...run]),
+    ]);
+    expect(Wasm.validate(bytes)).toBe(true);
+    const { bytes: metered } = instrumentModule(bytes);
+    const instance = new Wasm.Instance(new Wasm.Module(metered));
+    const meter = new CallMeter(64 * 1024 * 1024, undefined);
+    meter.begin(performance.now() + 60_000);
+    meter.attach(instance as never, 'eh');
+    // 1001 calls and a throw that unwinds them all (the exception leaves the module: it is not a trap).
+    meter.begin(performance.now() + 60_000);
+    expect(() => (instance.exports.deep as (n: number) => void)(1000)).toThrow();
+    expect(meter.stopped).toBeUndefined();
+    expect(meter.unitsUsed()).toBeGreaterThanOrEqual(1001 * EH_ENTRY_UNITS + THROW_UNITS);
+    meter.begin(performance.now() + 50);
+    const started = performance.now();
+    expect(() => (instance.exports.run as () => void)()).toThrow(Wasm.RuntimeError);
+    expect(meter.stopped).toBe('deadline');
+    expect(performance.now() - started).toBeLessThan(50 + 100);
   });
 
   it('refuses what it cannot bound: memory.atomic.wait blocks the thread', async () => {

@@ -4,16 +4,16 @@
  * often the instrumented code asks the host for more ({@link SLICE_UNITS} at a time), and the host
  * compares the clock with the deadline each time. So what matters is that no kind of work runs much
  * longer per unit than any other: every instruction V8 executes slowly is charged what it really
- * costs (measured on the development machine, Node 20 / V8 11.3, 2 shared cores — see the README's
- * isolation section for the resulting bounds), so that a slice never lasts more than a few ms, whatever
- * mix of instructions fills it.
+ * costs (measured on the development machine, Node 20 / V8 11.3, 2 shared cores, with
+ * scripts/bench/meter-calibration.ts — see the README's isolation section for the resulting bounds),
+ * so that a slice never lasts more than ~8 ms, whatever mix of instructions fills it.
  *
  * Measured per operation (ns), and the charge that keeps it at or under ~16 ns per unit:
  *
  * | operation | cost | charge |
  * |---|---|---|
  * | plain instruction | 0.1–1 | 1 |
- * | memory load that misses every cache (pointer chase over 60 MiB) | 100–150 | {@link LOAD_UNITS} |
+ * | memory load that misses every cache (a chain of dependent loads over 60 MiB) | 130–240 | {@link LOAD_UNITS} |
  * | function entry, loop iteration (the check itself, the call or branch back) | 1–30 | {@link CHARGE_POINT_UNITS} |
  * | a call's locals (zeroed on entry): 1000 i64 locals | 108 | 1 per {@link LOCALS_PER_UNIT} |
  * | unwinding a frame during a `throw` (V8's unwinder) | ~350 | {@link EH_ENTRY_UNITS} per call in a module that can throw |
@@ -40,8 +40,11 @@ export const SLICE_UNITS = 500_000;
 /** Units each check (function entry, loop iteration) adds to its segment's count: the check itself, the call or the branch back. */
 export const CHARGE_POINT_UNITS = 8;
 
-/** A memory load (it may miss every cache: ~100–150 ns on the development machine). */
-export const LOAD_UNITS = 8;
+/**
+ * A memory load: it may miss every cache — ~130–240 ns on the development machine for a chain of
+ * dependent loads over 60 MiB (8 units per load left such a chain at 29 ns per unit: 15 ms a slice).
+ */
+export const LOAD_UNITS = 16;
 
 /** A function's entry pays 1 unit per this many locals and parameters (V8 zeroes the locals on every call). */
 export const LOCALS_PER_UNIT = 16;

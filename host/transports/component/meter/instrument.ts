@@ -58,7 +58,7 @@ export { MeterError } from './reader.js';
 export { HOST_SLOT, HOST_SLOTS, HOST_STOP } from './stubs.js';
 
 /** Bumped whenever the rewrite changes: part of the on-disk cache key of instrumented modules. */
-export const METER_VERSION = 4;
+export const METER_VERSION = 5;
 
 /** The export under which every instrumented module exposes its fuel counter (an i64 `WebAssembly.Global`). */
 export const FUEL_EXPORT = '__basis_fuel';
