@@ -217,7 +217,7 @@ export class CallMeter {
   /**
    * Wrap a host import so its time counts: after it returns, a passed deadline stops the guest (the
    * import's own work is never interrupted; the sandbox's imports are bounded, and a wait on a clock
-   * refuses to sleep past the deadline — see {@link leftMs}).
+   * refuses to sleep past the deadline — see {@link sleeper}).
    */
   wrap<F extends (...args: never[]) => unknown>(fn: F): F {
     const meter = this;
@@ -233,15 +233,11 @@ export class CallMeter {
     return wrapped as unknown as F;
   }
 
-  /** Milliseconds left before the deadline. */
-  leftMs(): number {
-    return this.#deadline - performance.now();
-  }
 
   /** `sleep`, refusing at once a wait that would end past the deadline (it would be stopped there anyway, later). */
   sleeper(sleep: Sleeper): Sleeper {
     return (instant) => {
-      if (Number(instant - process.hrtime.bigint()) / 1e6 > this.leftMs()) {
+      if (Number(instant - process.hrtime.bigint()) / 1e6 > this.#deadline - performance.now()) {
         this.stop('deadline');
         this.#unwind();
       }

@@ -465,9 +465,4 @@ export function instrumentModule(bytes: Uint8Array): Instrumented {
   return { bytes: concat(out), chargePoints, bulkOps: stubs.list.length };
 }
 
-/** Whether an export name is one the meter added. */
-export function isMeterExport(name: string): boolean {
-  return name.startsWith('__basis_');
-}
-
 export { EXTERNREF, FUNCREF };

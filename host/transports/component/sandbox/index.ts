@@ -46,8 +46,6 @@ export interface Sandbox {
   takeLogs(): HookLogs;
   /** The call is over: close what it opened and left open (see resources.ts). */
   endCall(): CallResources;
-  /** Resources the guest holds now. */
-  readonly liveResources: number;
   /** Close everything the guest holds; the instance is being discarded. */
   dispose(): void;
 }
@@ -99,9 +97,6 @@ export function createSandbox(config: SandboxConfig, host: SandboxHost = {}): Sa
     },
     endCall() {
       return ledger.endCall();
-    },
-    get liveResources() {
-      return ledger.size;
     },
     dispose() {
       ledger.closeAll();
