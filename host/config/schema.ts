@@ -136,20 +136,24 @@ export const ComponentHookConfig = z
   .strictObject({
     ...common,
     component: nonEmpty('Path of the component (.wasm), relative to the config file.'),
-    timeout_ms: timeout('Deadline per call in ms (default 1000).').optional(),
-    memory_mb: limit('Cap on each core module\'s linear memory in MiB (default 64).').optional(),
+    timeout_ms: timeout('Wall-clock deadline per call in ms (default 1000), for everything the call triggers (instantiation included).').optional(),
+    memory_mb: limit('Cap on all the component\'s linear memories and tables together, in MiB (default 64).').optional(),
     max_output_bytes: limit('Cap on what the guest returns in bytes (default 1048576).').optional(),
     max_log_bytes: limit('Cap on captured guest stdout and stderr, each, in bytes (default 65536).').optional(),
     isolation: z
       .enum(['metered', 'worker'])
       .optional()
       .describe(
-        'How the guest is isolated (default metered). metered: on the calling thread, its CPU bounded by fuel counted in its code (fastest; a runaway holds the thread until its fuel runs out). worker: in a worker thread that a wall-clock deadline terminates.',
+        'How the guest is isolated (default metered). Both meter the guest and stop it at its deadline. metered: on the calling thread (fastest; a runaway holds the thread until its deadline). worker: in a worker thread (the caller is answered at the deadline).',
       ),
     pool_size: limit('Worker isolation: most worker threads for calls that overlap (default 2). Ignored when metered.').optional(),
-    fuel: limit(
-      'Metered isolation: fuel per call, about one unit per WebAssembly instruction (default timeout_ms × 12000000). Exhaustion fails the call as timeout. Ignored in worker isolation.',
-    ).optional(),
+    fuel: limit('Optional deterministic cap per call besides the deadline, in fuel units (1 per plain WebAssembly instruction). Exhaustion fails the call as timeout.').optional(),
+    state: z
+      .enum(['per_call', 'per_tenant', 'shared'])
+      .optional()
+      .describe(
+        'What state a call may see that earlier calls left in the instance (default per_tenant): per_tenant resets it before a call from another workspace/agent_id than the previous call, per_call before every call, shared never.',
+      ),
     grants: ComponentGrantsConfig.optional(),
   })
   .meta({ title: 'Component hook', description: 'A hook run as a sandboxed WebAssembly component.' });

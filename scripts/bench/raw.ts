@@ -5,10 +5,9 @@
  * The bench's raw-call baselines (given a WIT record made once, outside the timing) and the direct
  * call's tests (test/perf/direct-call.test.ts) both use it.
  */
-import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import type { WitHookRequest } from '../../host/codec/wit.js';
 import { asGlue } from '../../host/transports/component/guest.js';
+import { glueSource } from '../../host/transports/component/cache.js';
 import { loadComponent, type LoadedComponent } from '../../host/transports/component/loader.js';
 import { COMPONENT_DEFAULTS } from '../../host/transports/component/options.js';
 import { createSandbox, type Sandbox } from '../../host/transports/component/sandbox/index.js';
@@ -41,14 +40,14 @@ export async function instantiateBothWays(
     maxLogBytes: COMPONENT_DEFAULTS.max_log_bytes,
     grants: options.env === undefined ? undefined : { env: { ...options.env } },
     cacheDir,
-    metered: options.metered === true,
+    instrumented: options.metered === true,
   });
-  const glueSource = await readFile(fileURLToPath(component.glueUrl), 'utf8');
-  const plan = planDirectCall(glueSource, component.info.handler, component.modules);
+  const source = glueSource(component.glueUrl);
+  const plan = planDirectCall(source, component.info.handler, component.modules);
   const sandbox = createSandbox(component.sandbox);
   const instances = new CoreInstances(new ImportGate());
   const glue = asGlue(await import(component.glueUrl));
-  const exports = await glue.instantiate(
+  const exports = (await glue.instantiate(
     (name) => {
       const module = component.modules[name];
       if (module === undefined) throw new Error(`no core module ${name}`);
@@ -56,7 +55,7 @@ export async function instantiateBothWays(
     },
     sandbox.imports,
     instances.wrap((module, imports) => Wasm.instantiate(module, imports)),
-  );
+  )) as Record<string, unknown>;
   const handler = exports[component.info.handler] as { handle: (r: WitHookRequest) => unknown };
   let direct: DirectCaller | undefined;
   let whyNot: string | undefined;

@@ -28,10 +28,10 @@ export const ColdSampleSchema = z.strictObject({
   first_call_ms: z.number().nonnegative(),
   /** The second call, for scale, µs. */
   second_call_us: z.number().nonnegative(),
-  /** Where the load spent its time (ComponentInfo.timings_ms; `compile` includes fuel instrumentation when metered), ms. */
+  /** Where the load spent its time (ComponentInfo.timings_ms; `compile` includes fuel instrumentation), ms. */
   timings_ms: z.record(z.string(), z.number()),
   cache_hit: z.boolean(),
-  /** Metered isolation: whether the fuel-instrumented modules came from the cache; null in worker isolation. */
+  /** Whether the fuel-instrumented modules came from the cache (both isolations run them); null if not reported. */
   meter_cache_hit: z.boolean().nullable(),
   /** Importing the host library in the fresh process, ms (not part of first_call_ms). */
   import_ms: z.number().nonnegative(),

@@ -182,7 +182,10 @@ const workerMessages = fc.oneof(
   fc.record({ type: fc.constant('ready'), id: ids }),
   fc.record({ type: fc.constant('init-failed'), message: field(text) }),
   fc.record({ type: fc.constant('result'), id: ids, decision: witDecisions, logs }),
-  fc.record({ type: fc.constantFrom('guest-error', 'out-of-fuel'), id: ids, message: field(text), logs }, { requiredKeys: ['type', 'id', 'logs'] }),
+  fc.record({ type: fc.constantFrom('guest-error', 'malformed'), id: ids, message: field(text), logs }, { requiredKeys: ['type', 'id', 'logs'] }),
+  fc.record({ type: fc.constant('stopped'), id: ids, reason: field(fc.constantFrom('deadline', 'fuel', 'boom')), phase: field(fc.constantFrom('call', 'instantiate', 'boom')), message: field(text), logs }),
+  fc.record({ type: fc.constant('limit'), id: ids, what: field(fc.constantFrom('memory', 'resources', 'boom')), message: field(text), logs }),
+  fc.record({ type: fc.constant('refused'), id: ids, message: field(text) }),
   fc.record({ type: fc.constant('too-large'), id: ids, bytes: ids, logs }),
   fc.record({
     type: fc.constant('trap'),
@@ -253,7 +256,10 @@ const cleanLogs = fc.record({ stdout: plainText, stderr: plainText }, { required
 const cleanWorkerMessages = fc.oneof(
   fc.constant({ type: 'ready' }),
   fc.record({ type: fc.constant('result'), id: fc.nat(), decision: cleanWitDecisions, logs: cleanLogs }),
-  fc.record({ type: fc.constantFrom('guest-error', 'out-of-fuel'), id: fc.nat(), message: plainText, logs: cleanLogs }),
+  fc.record({ type: fc.constantFrom('guest-error', 'malformed'), id: fc.nat(), message: plainText, logs: cleanLogs }),
+  fc.record({ type: fc.constant('stopped'), id: fc.nat(), reason: fc.constantFrom('deadline', 'fuel'), phase: fc.constantFrom('call', 'instantiate'), message: plainText, logs: cleanLogs }),
+  fc.record({ type: fc.constant('limit'), id: fc.nat(), what: fc.constantFrom('memory', 'resources'), message: plainText, logs: cleanLogs }),
+  fc.record({ type: fc.constant('refused'), id: fc.nat(), message: plainText }),
   fc.record({ type: fc.constant('too-large'), id: fc.nat(), bytes: fc.nat(), logs: cleanLogs }),
   fc.record({ type: fc.constant('trap'), id: fc.nat(), kind: fc.constantFrom('trap', 'stack-overflow', 'exit', 'abi'), message: plainText, memoryAtLimit: fc.boolean(), logs: cleanLogs }),
 );

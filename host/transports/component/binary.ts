@@ -100,3 +100,32 @@ export function capMemory(module: Uint8Array, capPages: number): CappedModule {
   }
   return { bytes: module, maxPages: [] };
 }
+
+const TABLE_SECTION = 4;
+
+/**
+ * Bytes the memories and tables a core module defines take when it is instantiated: each memory's
+ * initial pages, and each table's initial elements at `elementBytes(funcref)` apiece (imported ones
+ * are counted where they are defined).
+ */
+export function initialFootprint(module: Uint8Array, elementBytes: (funcref: boolean) => number): number {
+  const r = new Reader(module, 8);
+  let bytes = 0;
+  while (r.offset < module.length) {
+    const id = r.byte();
+    const size = r.u32();
+    const contentEnd = r.offset + size;
+    if (id === MEMORY_SECTION || id === TABLE_SECTION) {
+      const count = r.u32();
+      for (let i = 0; i < count; i++) {
+        const element = id === TABLE_SECTION ? r.byte() : undefined;
+        const flags = r.byte();
+        const initial = r.u32();
+        if ((flags & 0x01) !== 0) r.u32();
+        bytes += element === undefined ? initial * 65536 : initial * elementBytes(element === 0x70);
+      }
+    }
+    r.offset = contentEnd;
+  }
+  return bytes;
+}

@@ -22,7 +22,7 @@ import { demoteCacheDir, openCacheDir, privateProblem } from './cache-dir.js';
  * - a missing, truncated or altered entry is not an error: it is rebuilt, and replaces the bad one.
  */
 
-/** Bumped when what an entry holds changes (2: glue with jco's debug logging silenced; 3: sha256 of every file). */
+/** Bumped when what an entry holds changes (2: glue with jco's debug logging silenced; 3: sha256 of every file, strict UTF-8 decoders). */
 export const CACHE_FORMAT = 3;
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
@@ -84,6 +84,13 @@ export function sha256Hex(bytes: Uint8Array): string {
 
 function entryName(sha256: string, transpiler: string): string {
   return `${sha256}-${transpiler.replace(/[^\w.-]/g, '_')}-f${CACHE_FORMAT}`;
+}
+
+/** The glue's source text, from the URL {@link CacheEntry.glueUrl} gives (a `data:` URL of the verified bytes). */
+export function glueSource(url: string): string {
+  const prefix = 'data:text/javascript;base64,';
+  if (!url.startsWith(prefix)) throw new Error('the glue URL is not one the cache made');
+  return Buffer.from(url.slice(prefix.length), 'base64').toString('utf8');
 }
 
 function glueUrl(glue: Uint8Array): string {

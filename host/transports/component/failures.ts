@@ -1,21 +1,12 @@
 import { fromWitDecision } from '../../codec/wit.js';
 import type { HookLogs, InvokeResult } from '../../runner/transport.js';
 import type { GuestReply } from './guest-runner.js';
-import type { FuelBudget } from './meter/fuel.js';
 
 /** What the mapping needs to know about the hook. */
 export interface ReplyContext {
   readonly timeoutMs: number;
   readonly maxOutputBytes: number;
   readonly memoryMb: number;
-  /** Metered isolation: the per-call budget. */
-  readonly budget?: FuelBudget;
-}
-
-function budgetText(context: ReplyContext): string {
-  const budget = context.budget;
-  if (budget === undefined) return 'its budget';
-  return budget.derived ? `its fuel (${budget.fuel} units, timeout_ms ${context.timeoutMs})` : `its fuel (${budget.fuel} units)`;
 }
 
 function logsOf(reply: GuestReply): HookLogs | undefined {
@@ -28,10 +19,12 @@ function logsOf(reply: GuestReply): HookLogs | undefined {
 /**
  * The one place where what happened to a component call becomes the contract's result: a decision
  * goes through the codec (JSON text, output cap, response schema); `err(msg)` is `guest_error`; a trap
- * is `trap` — or `memory_limit` when a memory was at its cap; a deadline is `timeout`, and so is a
- * metered guest that ran out of fuel (the metered form of the deadline); a worker that
- * died is `memory_limit` when it ran out of heap, else `internal_error`; a component that cannot be
- * instantiated is `load_failed`. Captured stdout/stderr ride along for the trail.
+ * is `trap` — or `memory_limit` when the guest was refused memory in that call; a guest stopped by its
+ * meter (deadline or fuel), a worker past its deadline, or a component that could not be instantiated
+ * within the call's deadline is `timeout`; going over the memory cap at instantiation or holding too
+ * many WASI resources is `memory_limit`; a string that is not UTF-8 is `malformed_response`; a worker
+ * that died is `memory_limit` when it ran out of heap, else `internal_error`; a component that cannot
+ * be instantiated at all is `load_failed`. Captured stdout/stderr ride along for the trail.
  */
 export function toInvokeResult(reply: GuestReply, context: ReplyContext): InvokeResult {
   const logs = logsOf(reply);
@@ -57,10 +50,19 @@ export function toInvokeResult(reply: GuestReply, context: ReplyContext): Invoke
       }[reply.kind];
       return withLogs({ ok: false, failure: { code: 'trap', message: `${what}: ${reply.message}` } });
     }
-    case 'out-of-fuel':
-      return withLogs({ ok: false, failure: { code: 'timeout', message: `the guest ran out of ${budgetText(context)} and was stopped: ${reply.message}` } });
+    case 'stopped':
+      return withLogs({ ok: false, failure: { code: 'timeout', message: reply.message } });
+    case 'limit':
+      return withLogs({
+        ok: false,
+        failure: { code: 'memory_limit', message: reply.what === 'memory' ? `the component went over its memory cap (${context.memoryMb} MiB): ${reply.message}` : reply.message },
+      });
+    case 'malformed':
+      return withLogs({ ok: false, failure: { code: 'malformed_response', message: reply.message } });
+    case 'refused':
+      return { ok: false, failure: { code: 'load_failed', message: reply.message } };
     case 'timeout':
-      return { ok: false, failure: { code: 'timeout', message: `the guest did not answer within ${context.timeoutMs} ms; its worker was stopped` } };
+      return { ok: false, failure: { code: 'timeout', message: `the guest did not answer within its timeout_ms (${context.timeoutMs} ms)` } };
     case 'aborted':
       return { ok: false, failure: { code: 'timeout', message: `the guest was stopped: ${reply.why}` } };
     case 'crashed':

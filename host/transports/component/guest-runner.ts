@@ -20,7 +20,11 @@ export type GuestReply =
 export interface GuestRunner {
   /** Have an instance ready. Rejects when the component cannot be instantiated. */
   warm(): Promise<void>;
-  invoke(request: WitHookRequest, signal?: AbortSignal): Promise<GuestReply>;
+  /**
+   * Run one call. `timeoutMs`, when given and shorter than the hook's own, is this call's deadline
+   * (a chain budget's remainder); only metered isolation takes it — a worker is stopped by `signal`.
+   */
+  invoke(request: WitHookRequest, signal?: AbortSignal, timeoutMs?: number): Promise<GuestReply>;
   /** Stop: calls still waiting end `aborted`. Idempotent. */
   close(): Promise<void>;
 }

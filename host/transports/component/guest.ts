@@ -1,21 +1,26 @@
 import { WitDecision, witDecisionSize, type WitHookRequest } from '../../codec/wit.js';
 import type * as Handler from './generated/interfaces/basis-hook-handler.js';
 import type { CallReply } from './messages.js';
-import { FUEL_EXPORT } from './meter/instrument.js';
-import { FuelExhausted, HostMeter, type FuelBudget } from './meter/fuel.js';
+import { CallMeter, GuestStopped, MemoryCapExceeded, TableShared, type StopReason } from './meter/call-meter.js';
 import { createSandbox, type Sandbox, type SandboxConfig, type SandboxImports } from './sandbox/index.js';
 import { sleepUntil } from './sandbox/io.js';
+import { ResourceLimit } from './sandbox/resources.js';
 import { GuestExit } from './sandbox/wasi-error.js';
-import { Wasm, type WasmGlobal, type WasmInstance, type WasmMemory, type WasmModule } from './wasm-api.js';
+import { StateSnapshot, type StatePolicy } from './state.js';
+import { Wasm, type WasmInstance, type WasmModule } from './wasm-api.js';
 import { asWitRequest } from './wit-types.js';
 
 /** jco's instantiation-mode glue: `instantiate(getCoreModule, imports, instantiateCore)`. */
 export interface Glue {
+  /**
+   * Instantiate. Given an `instantiateCore` that returns instances (not promises), jco's glue runs to
+   * the end synchronously and returns the exports; otherwise it returns a promise of them.
+   */
   instantiate(
     getCoreModule: (name: string) => WasmModule,
     imports: SandboxImports,
-    instantiateCore: (module: WasmModule, imports?: Readonly<Record<string, unknown>>) => Promise<WasmInstance>,
-  ): Promise<Readonly<Record<string, unknown>>>;
+    instantiateCore: (module: WasmModule, imports?: Readonly<Record<string, unknown>>) => WasmInstance | Promise<WasmInstance>,
+  ): unknown;
 }
 
 /** Check that an imported module is jco glue. */
@@ -25,17 +30,29 @@ export function asGlue(module: unknown): Glue {
   return module as Glue;
 }
 
+/** A call's limits (see ComponentOptions). */
+export interface GuestLimits {
+  /** Wall-clock deadline of a call, from its start, for everything it triggers (instantiation included). */
+  readonly timeoutMs: number;
+  /** Deadline of the first instantiation, when the component is loaded. */
+  readonly loadTimeoutMs: number;
+  /** Explicit fuel per call (a deterministic cap besides the deadline). */
+  readonly fuel?: number | undefined;
+  /** Every memory and table of the component together. */
+  readonly memoryBytes: number;
+}
+
 /** What a guest instance is made of (a worker's `init` message is one). */
 export interface GuestSpec {
   /** The handler export's key in the glue's exports, e.g. `basis:hook/handler@1.0.0`. */
   readonly handler: string;
-  /** Compiled core modules by the name the glue asks for. */
+  /** Compiled, fuel-instrumented core modules by the name the glue asks for. */
   readonly modules: Readonly<Record<string, WasmModule>>;
-  /** Each module's largest memory maximum in bytes (to tell memory exhaustion from other traps). */
-  readonly memoryMaxBytes: Readonly<Record<string, number>>;
   /** Answers larger than this are refused before they leave the instance. */
   readonly maxOutputBytes: number;
   readonly sandbox: SandboxConfig;
+  readonly limits: GuestLimits;
+  readonly state: StatePolicy;
 }
 
 type Handle = typeof Handler.handle;
@@ -43,9 +60,9 @@ type Handle = typeof Handler.handle;
 interface Live {
   readonly handle: Handle;
   readonly sandbox: Sandbox;
-  readonly memories: ReadonlyArray<{ readonly memory: WasmMemory; readonly maxBytes: number }>;
-  /** Metered: every core instance's fuel counter. */
-  readonly fuel: readonly WasmGlobal[];
+  readonly meter: CallMeter;
+  /** The state to reset to (none with `state: "shared"`). */
+  readonly snapshot: StateSnapshot | undefined;
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -53,8 +70,16 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 /** What one call came to, before the id is attached. */
 export type CallOutcome = DistributiveOmit<CallReply, 'id'>;
 
-function logsOf(sandbox: Sandbox): { stdout?: string; stderr?: string } {
-  return { ...sandbox.takeLogs() };
+/** Why a component could not be instantiated. */
+export class InstantiationFailed extends Error {
+  override readonly name = 'InstantiationFailed' as const;
+  constructor(
+    readonly reason: 'deadline' | 'fuel' | 'memory' | 'trap' | 'refused' | 'error',
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
 }
 
 /** jco's `ComponentError` (what `err(...)` becomes) carries its value as an own `payload`. */
@@ -69,11 +94,23 @@ function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
+/** The glue's strict UTF-8 decoder refused a string the guest returned (see transpile.ts). */
+function isInvalidUtf8(error: unknown): boolean {
+  return error instanceof TypeError && (error as { code?: unknown }).code === 'ERR_ENCODING_INVALID_ENCODED_DATA';
+}
+
+function stopMessage(reason: StopReason, phase: 'call' | 'instantiate', limits: GuestLimits): string {
+  if (reason === 'fuel') return `the guest ran out of its fuel (${limits.fuel ?? 0} units) and was stopped`;
+  return phase === 'instantiate'
+    ? `the component could not be instantiated within its timeout_ms (${limits.timeoutMs} ms): a start function did not return in time`
+    : `the guest did not return within its timeout_ms (${limits.timeoutMs} ms) and was stopped`;
+}
+
 /**
  * Every function in a core instance's import object that is host code (not a wasm export of an
- * instance made before), wrapped so the time it takes is charged to the call.
+ * instance made before), wrapped so its time counts against the call's deadline.
  */
-function meterImports(imports: Readonly<Record<string, unknown>> | undefined, wasmFunctions: ReadonlySet<unknown>, meter: HostMeter): Record<string, unknown> | undefined {
+function meterImports(imports: Readonly<Record<string, unknown>> | undefined, wasmFunctions: ReadonlySet<unknown>, meter: CallMeter): Record<string, unknown> | undefined {
   if (imports === undefined) return undefined; // the glue passes none to a module without imports
   const out: Record<string, unknown> = {};
   for (const [namespace, value] of Object.entries(imports)) {
@@ -90,136 +127,157 @@ function meterImports(imports: Readonly<Record<string, unknown>> | undefined, wa
   return out;
 }
 
+/** The tenant of a request: who may see what its call leaves behind. */
+function tenantOf(request: WitHookRequest): string {
+  return `${request.workspace}\u0000${request.agentId}`;
+}
+
 /**
  * One guest, instantiated on the current thread with its sandbox — in a worker (worker isolation) or
- * on the caller's thread (metered isolation, with a {@link FuelBudget}). A call that throws anything
- * but the component's own `err` discards the instance (a trapped jco instance refuses every later
- * call, and a guest with a shadow stack in linear memory may be corrupt after a stack overflow);
- * {@link restart} makes a fresh one. Never reused after a trap.
+ * on the caller's thread (metered isolation) — and metered either way (see meter/call-meter.ts): every
+ * call has one wall-clock deadline, `timeout_ms` from its start, for all it triggers: instantiating a
+ * fresh instance when there is none, resetting the state for another tenant, and the call itself.
+ * Synchronous from start to end: nothing else runs on the thread meanwhile.
  *
- * Metered, the core modules must be the instrumented ones: before every call each core instance's
- * fuel counter is filled to the budget and the host-call allowance reset; every host import is timed
- * against that allowance; a wait on a clock past it is refused. Running out is its own outcome
- * (`out-of-fuel`), told from the guest's own traps by the counters (below zero only after the meter's
- * own `unreachable`) and the allowance.
+ * A call that throws anything but the component's own `err` discards the instance (a trapped jco
+ * instance refuses every later call; a guest with a shadow stack in linear memory may be corrupt), and
+ * so does a call that leaves WASI resources open; the next call makes a fresh one, under its own
+ * deadline — a guest that cannot be instantiated in time fails that call `timeout`, and the next call
+ * tries again.
  */
 export class GuestInstance {
   readonly #spec: GuestSpec;
   readonly #glue: Glue;
-  readonly #budget: FuelBudget | undefined;
-  readonly #host = new HostMeter();
+  readonly #names = new Map<WasmModule, string>();
   #live: Live | undefined;
+  /** Tenant of the last call the live instance served (undefined: it is fresh). */
+  #tenant: string | undefined;
+  #served = false;
 
-  constructor(spec: GuestSpec, glue: Glue, budget?: FuelBudget) {
+  constructor(spec: GuestSpec, glue: Glue) {
     this.#spec = spec;
     this.#glue = glue;
-    this.#budget = budget;
+    for (const [name, module] of Object.entries(spec.modules)) this.#names.set(module, name);
   }
 
-  /** Whether an instance is up (false after a discarding failure, until {@link restart}). */
+  /** Whether an instance is up (false after a discarding failure, until the next call makes one). */
   get alive(): boolean {
     return this.#live !== undefined;
   }
 
-  /** Instantiate (again). Rejects when the component cannot be instantiated. */
-  async restart(): Promise<void> {
+  /** Make the first instance, within the load deadline. Throws {@link InstantiationFailed}. */
+  start(): void {
     this.#discard();
+    this.#instantiate(performance.now() + this.#spec.limits.loadTimeoutMs);
+  }
+
+  /** Instantiate under `deadline`. Throws {@link InstantiationFailed}. */
+  #instantiate(deadline: number): Live {
     const spec = this.#spec;
-    const budget = this.#budget;
-    const names = new Map<WasmModule, string>();
-    for (const [name, module] of Object.entries(spec.modules)) names.set(module, name);
-    const memories = new Map<WasmMemory, number>();
-    const fuel: WasmGlobal[] = [];
+    const meter = new CallMeter(spec.limits.memoryBytes, spec.limits.fuel);
+    meter.begin(deadline);
+    const sandbox = createSandbox(spec.sandbox, { sleep: meter.sleeper(sleepUntil) });
     const wasmFunctions = new Set<unknown>();
-    // Instantiation (the glue's start calls included) runs under one call's budget.
-    if (budget !== undefined) this.#host.reset(budget.hostMs);
-    const sandbox = createSandbox(spec.sandbox, budget === undefined ? {} : { sleep: this.#host.sleeper(sleepUntil) });
+    const instances: WasmInstance[] = [];
+    let exports: unknown;
     try {
-      const exports = await this.#glue.instantiate(
+      exports = this.#glue.instantiate(
         (name) => {
           const module = spec.modules[name];
           if (module === undefined) throw new Error(`the glue asked for core module ${name}, which the host did not compile`);
           return module;
         },
         sandbox.imports,
-        async (module, imports) => {
-          const name = names.get(module);
-          // Only modules the host compiled (with their memory capped, and metered if so) may run.
+        (module, imports) => {
+          const name = this.#names.get(module);
+          // Only modules the host compiled (memory capped, metered) may run.
           if (name === undefined) throw new Error('the glue instantiated a core module the host did not compile');
-          const instance = await Wasm.instantiate(module, budget === undefined ? imports : meterImports(imports, wasmFunctions, this.#host));
-          for (const value of Object.values(instance.exports)) {
-            if (value instanceof Wasm.Memory && !memories.has(value)) memories.set(value, spec.memoryMaxBytes[name] ?? 0);
-            if (typeof value === 'function') wasmFunctions.add(value);
-          }
-          if (budget !== undefined) {
-            const counter = instance.exports[FUEL_EXPORT];
-            if (!(counter instanceof Wasm.Global)) throw new Error(`core module ${name} has no fuel counter: it was not instrumented`);
-            counter.value = budget.fuel;
-            fuel.push(counter);
-          }
+          const instance = Wasm.instantiateSync(module, meterImports(imports, wasmFunctions, meter));
+          for (const value of Object.values(instance.exports)) if (typeof value === 'function') wasmFunctions.add(value);
+          const startFunction = meter.attach(instance, name);
+          instances.push(instance);
+          startFunction?.();
           return instance;
         },
       );
-      const handler = exports[spec.handler] as { handle?: unknown } | undefined;
+      if (typeof (exports as { then?: unknown } | null)?.then === 'function') throw new Error('the glue instantiated asynchronously');
+      const handler = (exports as Record<string, { handle?: unknown } | undefined> | null)?.[spec.handler];
       if (typeof handler?.handle !== 'function') throw new Error(`the component's exports have no ${spec.handler}.handle`);
-      this.#live = {
+      sandbox.endCall();
+      const live: Live = {
         handle: handler.handle as Handle,
         sandbox,
-        memories: [...memories].map(([memory, maxBytes]) => ({ memory, maxBytes })),
-        fuel,
+        meter,
+        snapshot: spec.state === 'shared' ? undefined : new StateSnapshot(instances),
       };
+      this.#live = live;
+      this.#tenant = undefined;
+      this.#served = false;
+      return live;
     } catch (error) {
       sandbox.dispose();
-      throw error;
+      const stopped = meter.stopped;
+      if (stopped !== undefined) throw new InstantiationFailed(stopped, stopMessage(stopped, 'instantiate', spec.limits), { cause: error });
+      if (error instanceof MemoryCapExceeded) throw new InstantiationFailed('memory', `memory_mb ${spec.limits.memoryBytes / 1048576}: ${error.message}`, { cause: error });
+      if (meter.memoryRefused || error instanceof ResourceLimit) throw new InstantiationFailed('memory', `instantiating it ran out of memory: ${describe(error)}`, { cause: error });
+      if (error instanceof TableShared) throw new InstantiationFailed('refused', error.message, { cause: error });
+      if (error instanceof Wasm.RuntimeError) throw new InstantiationFailed('trap', `a start function trapped: ${describe(error)}`, { cause: error });
+      throw new InstantiationFailed('error', describe(error), { cause: error });
     }
   }
 
-  /**
-   * Call `handle` once, synchronously. Worker isolation: a guest that never returns is stopped by the
-   * host killing the worker. Metered: by its fuel.
-   */
-  call(request: WitHookRequest): CallOutcome {
+  /** An instance for a call from `tenant`: the live one (reset if the state policy says so) or a fresh one. */
+  #ready(tenant: string, deadline: number): Live {
     const live = this.#live;
-    if (live === undefined) throw new Error('no live instance');
-    live.sandbox.takeLogs(); // whatever the guest wrote outside a call is not this call's
-    const budget = this.#budget;
-    if (budget !== undefined) {
-      for (const counter of live.fuel) counter.value = budget.fuel;
-      this.#host.reset(budget.hostMs);
+    if (live !== undefined) {
+      const reset = this.#served && (this.#spec.state === 'per_call' || (this.#spec.state === 'per_tenant' && this.#tenant !== tenant));
+      if (!reset) return live;
+      if (live.snapshot?.restore() === true) {
+        this.#served = false;
+        return live;
+      }
+      this.#discard();
     }
+    return this.#instantiate(deadline);
+  }
+
+  /** Call `handle` once, synchronously, within `timeout_ms` (or the shorter `timeoutMs` given) from now. */
+  call(request: WitHookRequest, timeoutMs?: number): CallOutcome {
+    const limits = this.#spec.limits;
+    const deadline = performance.now() + Math.min(limits.timeoutMs, timeoutMs ?? Infinity);
+    const tenant = tenantOf(request);
+    let live: Live;
+    try {
+      live = this.#ready(tenant, deadline);
+    } catch (error) {
+      const failed = error instanceof InstantiationFailed ? error : new InstantiationFailed('error', describe(error));
+      return this.#instantiationOutcome(failed);
+    }
+    this.#tenant = tenant;
+    this.#served = true;
+    const { meter, sandbox } = live;
+    sandbox.takeLogs(); // whatever the guest wrote outside a call is not this call's
+    meter.begin(deadline);
     let answer: unknown;
     try {
       answer = live.handle(asWitRequest(request));
     } catch (error) {
-      const logs = logsOf(live.sandbox);
-      if (budget !== undefined && this.#outOfFuel(live, error)) {
-        this.#discard();
-        return { type: 'out-of-fuel', message: describe(error), logs };
-      }
-      const err = componentErrorPayload(error);
-      if (err !== undefined) {
-        return { type: 'guest-error', message: typeof err.payload === 'string' ? err.payload : JSON.stringify(err.payload) ?? String(err.payload), logs };
-      }
-      const memoryAtLimit = live.memories.some(({ memory, maxBytes }) => {
-        if (maxBytes === 0) return false;
-        // memory.grow failed, or would have: within a typical grow step (1 MiB, or 1/16 of a small cap) of the maximum.
-        const slack = Math.min(1024 * 1024, Math.floor(maxBytes / 16));
-        return memory.buffer.byteLength + slack >= maxBytes;
-      });
-      this.#discard();
-      let kind: 'trap' | 'stack-overflow' | 'exit' | 'abi';
-      if (error instanceof GuestExit) kind = 'exit';
-      else if (error instanceof Wasm.RuntimeError) kind = 'trap';
-      else if (error instanceof RangeError && /call stack/i.test(error.message)) kind = 'stack-overflow';
-      else kind = 'abi';
-      return { type: 'trap', kind, message: describe(error), memoryAtLimit, logs };
+      return this.#failed(live, error);
     }
-    const logs = logsOf(live.sandbox);
-    if (budget !== undefined && this.#host.exhausted) {
-      // It caught the exhaustion (wasm exception handling can catch a host's exception) and went on.
+    const resources = sandbox.endCall();
+    const logs = sandbox.takeLogs();
+    const stopped = meter.stopped;
+    if (stopped !== undefined) {
+      // It caught the stop (WebAssembly exception handling can catch a host's exception) and went on.
       this.#discard();
-      return { type: 'out-of-fuel', message: 'the guest went on after its time allowance in host calls ran out', logs };
+      return { type: 'stopped', reason: stopped, phase: 'call', message: stopMessage(stopped, 'call', limits), logs };
     }
+    if (resources.exceeded) {
+      this.#discard();
+      return { type: 'limit', what: 'resources', message: 'the guest tried to hold more WASI resources than allowed (and caught the refusal)', logs };
+    }
+    // What the call left open has been closed; the instance that still refers to it goes too.
+    if (resources.leaked > 0 || resources.instanceOverflow) this.#discard();
     const decision = WitDecision.safeParse(answer);
     if (!decision.success) {
       this.#discard();
@@ -231,20 +289,57 @@ export class GuestInstance {
     return { type: 'result', decision: decision.data, logs };
   }
 
+  #instantiationOutcome(error: InstantiationFailed): CallOutcome {
+    const logs = {};
+    switch (error.reason) {
+      case 'deadline':
+      case 'fuel':
+        return { type: 'stopped', reason: error.reason, phase: 'instantiate', message: error.message, logs };
+      case 'memory':
+        return { type: 'limit', what: 'memory', message: error.message, logs };
+      case 'trap':
+        return { type: 'trap', kind: 'trap', message: error.message, memoryAtLimit: false, logs };
+      case 'refused':
+      case 'error':
+        return { type: 'refused', message: `cannot instantiate the component: ${error.message}` };
+    }
+  }
+
+  #failed(live: Live, error: unknown): CallOutcome {
+    const { meter, sandbox } = live;
+    const resources = sandbox.endCall();
+    const logs = sandbox.takeLogs();
+    const stopped = meter.stopped;
+    if (stopped !== undefined || error instanceof GuestStopped) {
+      this.#discard();
+      const reason = stopped ?? 'deadline';
+      return { type: 'stopped', reason, phase: 'call', message: stopMessage(reason, 'call', this.#spec.limits), logs };
+    }
+    const err = componentErrorPayload(error);
+    if (err !== undefined) {
+      if (resources.leaked > 0 || resources.instanceOverflow) this.#discard();
+      return { type: 'guest-error', message: typeof err.payload === 'string' ? err.payload : JSON.stringify(err.payload) ?? String(err.payload), logs };
+    }
+    this.#discard();
+    if (error instanceof ResourceLimit || resources.exceeded) return { type: 'limit', what: 'resources', message: describe(error), logs };
+    if (isInvalidUtf8(error)) return { type: 'malformed', message: 'the guest returned a string that is not valid UTF-8', logs };
+    let kind: 'trap' | 'stack-overflow' | 'exit' | 'abi';
+    if (error instanceof GuestExit) kind = 'exit';
+    else if (error instanceof Wasm.RuntimeError) kind = 'trap';
+    else if (error instanceof RangeError && /call stack/i.test(error.message)) kind = 'stack-overflow';
+    else kind = 'abi';
+    return { type: 'trap', kind, message: describe(error), memoryAtLimit: meter.memoryRefused, logs };
+  }
+
   /** Discard the instance (closing what it left open). */
   discard(): void {
     this.#discard();
   }
 
-  /** The meter's own trap (a counter below zero), or the host-call allowance spent. */
-  #outOfFuel(live: Live, error: unknown): boolean {
-    if (error instanceof FuelExhausted || this.#host.exhausted) return true;
-    if (!(error instanceof Wasm.RuntimeError)) return false;
-    return live.fuel.some((counter) => typeof counter.value === 'bigint' && counter.value < 0n);
-  }
-
   #discard(): void {
     this.#live?.sandbox.dispose();
     this.#live = undefined;
+    this.#tenant = undefined;
+    this.#served = false;
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The WebAssembly component transport: hooks compiled to components exporting
- * `basis:hook/handler@1.0.0`, run sandboxed — on the caller's thread with fuel metering (`metered`)
- * or in worker threads (`worker`).
+ * `basis:hook/handler@1.0.0`, run sandboxed and metered (stopped at their deadline, memory capped per
+ * component) — on the caller's thread (`metered`) or in worker threads (`worker`).
  *
  * Not exported on purpose: the worker entry and its messages, the sandbox's WASI implementation, the
  * cache layout, the binary patcher, the fuel meter and the unguarded benchmark baseline

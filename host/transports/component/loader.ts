@@ -2,8 +2,9 @@ import v8 from 'node:v8';
 import { createHash } from 'node:crypto';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { HookError } from '../../errors/hook-error.js';
-import { binaryKind, capMemory, MemoryCapError } from './binary.js';
+import { binaryKind, capMemory, initialFootprint, MemoryCapError } from './binary.js';
 import { defaultCacheDir, readCacheEntry, readCachedModule, writeCacheEntry, type CacheEntry } from './cache.js';
+import { EXTERNREF_ELEMENT_BYTES, FUNCREF_ELEMENT_BYTES } from './meter/costs.js';
 import { instrumentModule, MeterError } from './meter/instrument.js';
 import { readInstrumented, writeInstrumented } from './meter/store.js';
 import type { ComponentGrants } from './options.js';
@@ -31,28 +32,26 @@ export interface ComponentInfo {
   readonly cache_entry: string;
   /**
    * Where the load spent its time, in ms. `instantiate` is the first instance's start (in worker
-   * isolation, its worker's). `compile` includes fuel instrumentation in metered isolation.
+   * isolation, its worker's). `compile` includes fuel instrumentation.
    */
   readonly timings_ms: { readonly read: number; readonly transpile: number; readonly compile: number; readonly instantiate: number };
   /**
-   * Metered isolation only: whether the fuel-instrumented core modules came from the cache (on disk
-   * beside the transpiled ones, or already compiled in this process) rather than being instrumented
-   * by this load, and the fuel each core instance gets per call.
+   * Whether the instrumented core modules came from the cache (on disk beside the transpiled ones, or
+   * already compiled in this process) rather than being instrumented by this load, and the explicit
+   * fuel per call when there is one (else only the deadline bounds a call).
    */
-  readonly metering?: { readonly cache_hit: boolean; readonly fuel_per_call: number };
+  readonly metering?: { readonly cache_hit: boolean; readonly fuel_per_call?: number };
 }
 
 /** A loaded component: everything a worker (or the in-thread runner) needs to instantiate it. */
 export interface LoadedComponent {
   readonly info: Omit<ComponentInfo, 'timings_ms' | 'metering'> & { readonly timings_ms: Omit<ComponentInfo['timings_ms'], 'instantiate'> };
-  /** Metered loads: whether the instrumented modules were already instrumented (disk or this process). */
+  /** Instrumented loads: whether the modules were already instrumented (disk or this process). */
   readonly meterCacheHit?: boolean;
   /** `data:` URL of the verified glue module (see cache.ts). */
   readonly glueUrl: string;
-  /** Core modules by the name the glue asks for, compiled with their memory capped. */
+  /** Core modules by the name the glue asks for, compiled with their memory capped (and instrumented). */
   readonly modules: Readonly<Record<string, WasmModule>>;
-  /** Each module's largest memory maximum in bytes (to tell memory exhaustion from other traps). */
-  readonly memoryMaxBytes: Readonly<Record<string, number>>;
   /** The sandbox the component's instances get (grants resolved now, not per call). */
   readonly sandbox: SandboxConfig;
 }
@@ -64,8 +63,11 @@ export interface LoadRequest {
   readonly maxLogBytes: number;
   readonly grants: ComponentGrants | undefined;
   readonly cacheDir: string | undefined;
-  /** Compile the fuel-metered form of the core modules (metered isolation) instead of the plain one. */
-  readonly metered: boolean;
+  /**
+   * Compile the fuel-instrumented form of the core modules (what both isolations run) instead of the
+   * plain one (only the benchmark's unguarded baseline runs that).
+   */
+  readonly instrumented: boolean;
 }
 
 function fail(path: string, message: string, cause?: unknown): never {
@@ -78,8 +80,7 @@ function detail(error: unknown): string {
 
 interface Compiled {
   readonly modules: Record<string, WasmModule>;
-  readonly memoryMaxBytes: Record<string, number>;
-  /** Metered: the instrumented modules were read from the disk cache. */
+  /** The instrumented modules were read from the disk cache. */
   readonly meterCacheHit: boolean;
 }
 
@@ -127,17 +128,25 @@ async function meteredSources(entry: CacheEntry): Promise<{ modules: Record<stri
   return { modules, cacheHit: false };
 }
 
-async function compileModules(entry: CacheEntry, capPages: number, metered: boolean): Promise<Compiled> {
+function elementBytes(funcref: boolean): number {
+  return funcref ? FUNCREF_ELEMENT_BYTES : EXTERNREF_ELEMENT_BYTES;
+}
+
+async function compileModules(entry: CacheEntry, capPages: number, instrumented: boolean): Promise<Compiled> {
   enableWasmFeatures();
-  const sources = metered ? await meteredSources(entry) : undefined;
+  const sources = instrumented ? await meteredSources(entry) : undefined;
   const modules: Record<string, WasmModule> = {};
-  const memoryMaxBytes: Record<string, number> = {};
+  let footprint = 0;
   for (const name of entry.manifest.modules) {
     const capped = capMemory(sources?.modules[name] ?? (await readCachedModule(entry, name)), capPages);
+    footprint += initialFootprint(capped.bytes, elementBytes);
     modules[name] = await Wasm.compile(capped.bytes);
-    memoryMaxBytes[name] = Math.max(0, ...capped.maxPages) * 65536;
   }
-  return { modules, memoryMaxBytes, meterCacheHit: sources?.cacheHit ?? false };
+  // Each module is counted once here; instantiating one twice is counted when it happens (call-meter.ts).
+  if (footprint > capPages * 65536) {
+    throw new MemoryCapError(`its core modules' memories and tables start at ${(footprint / 1048576).toFixed(1)} MiB together, over the cap of ${capPages / 16} MiB`);
+  }
+  return { modules, meterCacheHit: sources?.cacheHit ?? false };
 }
 
 async function resolveGrants(path: string, grants: ComponentGrants | undefined): Promise<Pick<SandboxConfig, 'env' | 'readOnlyDirs'>> {
@@ -220,11 +229,11 @@ export async function loadComponent(request: LoadRequest): Promise<LoadedCompone
   const t2 = performance.now();
 
   const capPages = Math.floor(request.memoryMb * 16);
-  const key = `${entry.dir}\0${capPages}\0${request.metered ? 'metered' : 'plain'}`;
+  const key = `${entry.dir}\0${capPages}\0${request.instrumented ? 'metered' : 'plain'}`;
   let pending = compiled.get(key);
   const compiledHere = pending === undefined;
   if (pending === undefined) {
-    pending = compileModules(entry, capPages, request.metered);
+    pending = compileModules(entry, capPages, request.instrumented);
     compiled.set(key, pending);
     pending.catch(() => compiled.delete(key));
   }
@@ -233,7 +242,7 @@ export async function loadComponent(request: LoadRequest): Promise<LoadedCompone
     modules = await pending;
   } catch (error) {
     if (error instanceof MemoryCapError) fail(path, `memory_mb ${request.memoryMb}: ${error.message}`, error);
-    if (error instanceof MeterError) fail(path, `cannot run it metered: ${error.message} (isolation "worker" can)`, error);
+    if (error instanceof MeterError) fail(path, `cannot run it: the meter cannot bound it: ${error.message}`, error);
     // QuickJS-built guests use extended constant expressions, behind a V8 flag on Node 20.
     const hint = /constant expression/.test(detail(error)) ? '; this component needs node --experimental-wasm-extended-const' : '';
     fail(path, `cannot compile it (${detail(error)})${hint}`, error);
@@ -254,10 +263,9 @@ export async function loadComponent(request: LoadRequest): Promise<LoadedCompone
       cache_entry: entry.dir,
       timings_ms: { read: t1 - t0, transpile: t2 - t1, compile: t3 - t2 },
     },
-    ...(request.metered ? { meterCacheHit: !compiledHere || modules.meterCacheHit } : {}),
+    ...(request.instrumented ? { meterCacheHit: !compiledHere || modules.meterCacheHit } : {}),
     glueUrl: entry.glueUrl,
     modules: modules.modules,
-    memoryMaxBytes: modules.memoryMaxBytes,
     sandbox: { ...grants, maxLogBytes: request.maxLogBytes },
   };
 }

@@ -17,9 +17,8 @@ export const InitMessage = z.strictObject({
   glueUrl: z.string().startsWith('data:text/javascript;base64,'),
   /** The handler export's key in the glue's exports, e.g. `basis:hook/handler@1.0.0`. */
   handler: z.string(),
-  /** Compiled core modules by the name the glue asks for (compiled once, in the host). */
+  /** Compiled (instrumented) core modules by the name the glue asks for (compiled once, in the host). */
   modules: z.record(z.string(), z.instanceof(Wasm.Module)),
-  memoryMaxBytes: z.record(z.string(), z.number().int().nonnegative()),
   /** The guest's answer is refused in the worker, before it crosses, when it is larger than this. */
   maxOutputBytes: z.number().int().positive(),
   sandbox: z.strictObject({
@@ -27,6 +26,13 @@ export const InitMessage = z.strictObject({
     readOnlyDirs: z.array(z.tuple([z.string(), z.string()])),
     maxLogBytes: z.number().int().nonnegative(),
   }),
+  limits: z.strictObject({
+    timeoutMs: z.number().int().positive(),
+    loadTimeoutMs: z.number().int().positive(),
+    fuel: z.number().int().positive().optional(),
+    memoryBytes: z.number().int().positive(),
+  }),
+  state: z.enum(['per_call', 'per_tenant', 'shared']),
 });
 export type InitMessage = z.infer<typeof InitMessage>;
 
@@ -47,7 +53,7 @@ export type HostToWorker = z.infer<typeof HostToWorker>;
  * in one place (failures.ts).
  */
 export const WorkerToHost = z.discriminatedUnion('type', [
-  /** The instance is ready for a call (after start, and again after a discarded instance is replaced). */
+  /** The first instance is ready for a call. */
   z.strictObject({ type: z.literal('ready') }),
   /** The component could not be instantiated: the worker is useless. */
   z.strictObject({ type: z.literal('init-failed'), message: z.string() }),
@@ -59,22 +65,35 @@ export const WorkerToHost = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('too-large'), id: z.number().int(), bytes: z.number().int(), logs: Logs }),
   /**
    * The call threw: a trap, a stack overflow, an ABI violation caught by the glue, or `wasi:cli/exit`.
-   * The instance has been discarded; a `ready` follows once a fresh one is up.
+   * The instance has been discarded; the next call makes a fresh one.
    */
   z.strictObject({
     type: z.literal('trap'),
     id: z.number().int(),
     kind: z.enum(['trap', 'stack-overflow', 'exit', 'abi']),
     message: z.string(),
-    /** A memory was at (or within a grow step of) its maximum: the likely cause is exhaustion. */
+    /** The guest was refused memory (its cap) in this call: the likely cause is exhaustion. */
     memoryAtLimit: z.boolean(),
     logs: Logs,
   }),
   /**
-   * A metered guest ran out of fuel (or of its time allowance in host calls) and was stopped; the
-   * instance has been discarded. Metering runs in-thread today, so workers do not send this.
+   * The meter stopped the guest — at its deadline, or when an explicit fuel ran out — while it ran or
+   * while it was being instantiated. The instance has been discarded.
    */
-  z.strictObject({ type: z.literal('out-of-fuel'), id: z.number().int(), message: z.string(), logs: Logs }),
+  z.strictObject({
+    type: z.literal('stopped'),
+    id: z.number().int(),
+    reason: z.enum(['deadline', 'fuel']),
+    phase: z.enum(['call', 'instantiate']),
+    message: z.string(),
+    logs: Logs,
+  }),
+  /** The guest went past its memory cap when instantiated, or held too many WASI resources. */
+  z.strictObject({ type: z.literal('limit'), id: z.number().int(), what: z.enum(['memory', 'resources']), message: z.string(), logs: Logs }),
+  /** What the guest returned is not a valid answer (a string that is not valid UTF-8). */
+  z.strictObject({ type: z.literal('malformed'), id: z.number().int(), message: z.string(), logs: Logs }),
+  /** A fresh instance could not be made for the call, for a reason that will not change. */
+  z.strictObject({ type: z.literal('refused'), id: z.number().int(), message: z.string() }),
 ]);
 export type WorkerToHost = z.infer<typeof WorkerToHost>;
 

@@ -1,3 +1,5 @@
+import type { StatePolicy } from './state.js';
+
 /**
  * Options of a WebAssembly component hook. The config file's component entries map onto this
  * one-to-one (snake_case kept so config and API read the same).
@@ -6,12 +8,17 @@ export interface ComponentOptions {
   /** Absolute path of the component (`.wasm`) that exports `basis:hook/handler@1.0.0`. */
   readonly path: string;
   /**
-   * Deadline per call in ms (default 1000). Worker isolation: the worker is terminated and replaced
-   * → `timeout`. Metered isolation: the call gets `timeout_ms` worth of fuel (see `fuel`) → `timeout`
-   * when it runs out.
+   * Wall-clock deadline per call in ms (default 1000), for everything the call triggers: making a
+   * fresh instance when the last one was discarded (start functions included), a state reset, the
+   * guest's own work and its host calls. The guest is metered and stopped at the deadline (a few ms
+   * after it at most: see the README's isolation section for the measured bounds) → `timeout`.
    */
   readonly timeout_ms?: number;
-  /** Cap on each core module's linear memory in MiB (default 64). Exhaustion → `memory_limit` (or `trap`). */
+  /**
+   * Cap in MiB (default 64) on all the component's linear memories and tables together (tables count
+   * what V8 spends per element). Growing past it is refused (-1 to the guest); a guest that traps
+   * because of it, or starts over it, fails `memory_limit`.
+   */
   readonly memory_mb?: number;
   /** Cap on what the guest returns (reason, rewritten input or output) in bytes (default 1 MiB) → `output_too_large`. */
   readonly max_output_bytes?: number;
@@ -26,11 +33,19 @@ export interface ComponentOptions {
    */
   readonly pool_size?: number;
   /**
-   * Metered isolation: fuel per call, in units of about one WebAssembly instruction, instead of the
-   * `timeout_ms` × 12,000,000 (units/ms, calibrated on a tight loop) it is by default. Exhaustion →
-   * `timeout`. Ignored in worker isolation.
+   * An optional deterministic cap per call besides the deadline: fuel units for the whole component
+   * (1 per plain WebAssembly instruction, more for loads, calls and runtime operations: see
+   * meter/costs.ts). Exhaustion → `timeout`, after the same instructions every time. Both isolations.
    */
   readonly fuel?: number;
+  /**
+   * What state a call may see that an earlier call left in the instance (default `per_tenant`; a
+   * tenant is the request's `workspace` and `agent_id`): `per_tenant` resets the instance to its
+   * just-instantiated state before a call from another tenant than the previous call's, `per_call`
+   * before every call, `shared` never (one instance keeps state across all callers until it traps).
+   * See state.ts.
+   */
+  readonly state?: StatePolicy;
   /** Explicit capabilities. Absent = none: no env, no files, no network, ever. */
   readonly grants?: ComponentGrants;
   /** Where transpiled components are cached, keyed by sha256 (default: `$BASIS_HOOKS_CACHE_DIR` or `~/.cache/basis-hooks`). */
@@ -38,18 +53,13 @@ export interface ComponentOptions {
 }
 
 /**
- * - `metered`: the guest runs on the caller's thread, its core modules rewritten at load time to
- *   count fuel (≈ one unit per instruction; bulk memory operations by size; host calls by time) and
- *   trap when the call's budget is spent. No thread hop: a warm call costs about what the bare
- *   in-thread call does. Stopping is deterministic in instructions, not in time: with the default
- *   budget the conformance runaway guests were stopped after 0.1–1.8 s (by language; 5.4 s for the
- *   worst loop found, one cache miss per instruction — see meter/fuel.ts), and meanwhile a runaway
- *   holds the caller's thread.
- * - `worker`: each instance in a worker thread that a wall-clock deadline terminates; the caller's
- *   thread is never held, at the price of a thread round trip (~50–100 µs) per call.
+ * - `metered`: the guest runs on the caller's thread. No thread hop: a warm call costs about what the
+ *   bare in-thread call does. A runaway holds the caller's thread until its deadline (and a few ms).
+ * - `worker`: each instance in a worker thread: the caller is answered `timeout` exactly at the
+ *   deadline and its thread is never held, at the price of a thread round trip (~50–100 µs) per call.
  *
- * Everything else — the deny-by-default sandbox, memory caps, trap handling, failure codes — is the
- * same in both.
+ * Everything else — the deny-by-default sandbox, the meter and its deadline, memory caps, trap
+ * handling, state resets, failure codes — is the same in both.
  */
 export type ComponentIsolation = 'worker' | 'metered';
 
@@ -74,9 +84,12 @@ export interface ComponentGrants {
  * guests and ~2× for the 12 MB SpiderMonkey one, whose own work dominates. Its single thread also
  * serves 80,000–110,000 calls/s of the C guard with 1 or 8 concurrent callers, against 7,500–17,000
  * with 1 worker and 15,000–21,000 with 2 (8 callers) in worker isolation. The price: a runaway guest
- * holds the caller's thread until its fuel runs out (0.1–1.8 s with the default budget for the
- * conformance runaways; see meter/fuel.ts) where a worker is terminated at the deadline — choose
- * `worker` for guests you expect to misbehave, or whose cost per call dwarfs a thread hop.
+ * holds the caller's thread until its deadline (plus the meter's few ms) where a worker's caller is
+ * answered at the deadline — choose `worker` for guests you expect to misbehave, or whose cost per
+ * call dwarfs a thread hop.
+ *
+ * `state: 'per_tenant'` — no state crosses tenants unless asked for, and a runtime serving one agent
+ * never pays for a reset.
  *
  * `pool_size: 2` — worker isolation on the same machine, 8 concurrent callers: 9,000–17,000 calls/s
  * from 1 worker, 15,000–21,000 from 2, 5,500–9,000 from 4 (more threads than cores).
@@ -88,4 +101,5 @@ export const COMPONENT_DEFAULTS = {
   max_log_bytes: 64 * 1024,
   isolation: 'metered',
   pool_size: 2,
-} as const satisfies Required<Pick<ComponentOptions, 'timeout_ms' | 'memory_mb' | 'max_output_bytes' | 'max_log_bytes' | 'isolation' | 'pool_size'>>;
+  state: 'per_tenant',
+} as const satisfies Required<Pick<ComponentOptions, 'timeout_ms' | 'memory_mb' | 'max_output_bytes' | 'max_log_bytes' | 'isolation' | 'pool_size' | 'state'>>;

@@ -14,6 +14,11 @@ export interface PoolOptions {
   readonly maxWorkers: number;
   /** Deadline per call from the moment a ready worker takes it. */
   readonly timeoutMs: number;
+  /**
+   * After a call's deadline (answered at once), how long its worker may take to come back by itself —
+   * its meter stops the guest a few ms after the deadline — before it is terminated and replaced.
+   */
+  readonly graceMs: number;
   /** Deadline for a worker to start and instantiate the component. */
   readonly startupTimeoutMs: number;
   /** JS heap cap per worker (wasm memory is capped on the module instead). */
@@ -30,11 +35,13 @@ interface Job {
 
 interface Slot {
   readonly worker: Worker;
-  state: 'starting' | 'idle' | 'busy' | 'stopped';
+  /** `draining`: its call was answered at the deadline; waiting for the worker to come back. */
+  state: 'starting' | 'idle' | 'busy' | 'draining' | 'stopped';
   /** Has instantiated the component at least once. */
   everReady: boolean;
   job?: Job | undefined;
   startTimer?: NodeJS.Timeout | undefined;
+  drainTimer?: NodeJS.Timeout | undefined;
 }
 
 /**
@@ -54,12 +61,15 @@ function workerEntry(): { readonly code: string | URL; readonly evaluate: boolea
 }
 
 /**
- * Guest workers for one component. Each worker holds one instance and runs one call at a time; calls
- * queue for the next ready worker, and more workers start (up to `maxWorkers`) while calls wait. A
- * call's deadline runs from when a worker takes it: at the deadline the call is answered `timeout`
- * at once and the worker is terminated and replaced in the background. A worker that traps restarts
- * its instance before taking another call. Workers are unref'd: an idle pool does not keep the process
- * alive. Nothing a worker writes to its stdout/stderr reaches the host's: both are drained and dropped.
+ * Guest workers for one component. Each worker holds one metered instance and runs one call at a
+ * time; calls queue for the next idle worker, and more workers start (up to `maxWorkers`) while calls
+ * wait. A call's deadline runs from when a worker takes it: at the deadline the call is answered
+ * `timeout` at once; the worker's own meter stops the guest moments later and the worker takes calls
+ * again — or, if it does not come back within `graceMs`, it is terminated and replaced in the
+ * background. A worker whose instance was discarded makes a fresh one at its next call, within that
+ * call's deadline (so a start function that never returns fails that call, not the pool). Workers are
+ * unref'd: an idle pool does not keep the process alive. Nothing a worker writes to its stdout/stderr
+ * reaches the host's: both are drained and dropped.
  */
 export class WorkerPool implements GuestRunner {
   readonly #options: PoolOptions;
@@ -172,17 +182,20 @@ export class WorkerPool implements GuestRunner {
         this.#failStart(slot, message.message);
         return;
       default: {
+        if (slot.state === 'draining') {
+          // The call it ran was answered at its deadline; the worker is back.
+          if (slot.drainTimer !== undefined) clearTimeout(slot.drainTimer);
+          slot.drainTimer = undefined;
+          slot.job = undefined;
+          slot.state = 'idle';
+          this.#dispatch();
+          return;
+        }
         const job = slot.job;
         if (job === undefined || job.id !== message.id) return;
         slot.job = undefined;
         job.settle(message);
-        if (message.type === 'trap') {
-          // The worker is re-instantiating; it says `ready` when it can take a call again.
-          slot.state = 'starting';
-          this.#armStartup(slot);
-        } else {
-          slot.state = 'idle';
-        }
+        slot.state = 'idle';
         this.#dispatch();
       }
     }
@@ -213,6 +226,7 @@ export class WorkerPool implements GuestRunner {
     if (slot.state === 'stopped') return;
     slot.state = 'stopped';
     if (slot.startTimer !== undefined) clearTimeout(slot.startTimer);
+    if (slot.drainTimer !== undefined) clearTimeout(slot.drainTimer);
     this.#slots.delete(slot);
     const job = slot.job;
     slot.job = undefined;
@@ -238,9 +252,16 @@ export class WorkerPool implements GuestRunner {
     slot.job = job;
     job.slot = slot;
     job.timer = setTimeout(() => {
-      // Answer at the deadline; the replacement worker starts in the background.
-      void this.#stop(slot, { type: 'timeout' });
-      this.#replenish();
+      // Answer at the deadline. The worker's meter stops the guest just after it; if the worker is not
+      // back within the grace period, it is replaced in the background.
+      job.settle({ type: 'timeout' });
+      if (slot.state !== 'busy' || slot.job !== job) return;
+      slot.state = 'draining';
+      slot.drainTimer = setTimeout(() => {
+        void this.#stop(slot, { type: 'timeout' });
+        this.#replenish();
+      }, this.#options.graceMs);
+      this.#dispatch();
     }, this.#options.timeoutMs);
     slot.worker.postMessage({ type: 'invoke', id: job.id, request: job.request });
   }

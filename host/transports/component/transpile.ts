@@ -50,6 +50,24 @@ function silenceDebugLog(glue: Uint8Array): Uint8Array {
   return patched === text ? glue : new TextEncoder().encode(patched);
 }
 
+/**
+ * jco's glue decodes the strings a guest returns with a non-fatal `TextDecoder`, which turns bytes
+ * that are not UTF-8 into U+FFFD — text the guest never wrote, where the same bytes from a subprocess
+ * hook are `malformed_response`. The decoders are made fatal (the lift then throws a TypeError with
+ * code `ERR_ENCODING_INVALID_ENCODED_DATA`, which guest.ts reports as malformed) and keep a leading
+ * U+FEFF as the character it is. A glue with a decoder this does not recognise is refused rather than
+ * run with a lenient one.
+ */
+export function strictDecoders(glue: Uint8Array): Uint8Array {
+  const text = new TextDecoder().decode(glue);
+  const patched = text
+    .replaceAll('new TextDecoder()', "new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })")
+    .replaceAll("new TextDecoder('utf-16')", "new TextDecoder('utf-16', { fatal: true, ignoreBOM: true })");
+  const lenient = patched.match(/new TextDecoder\((?![^)]*fatal: true)[^)]*\)/);
+  if (lenient !== null) throw new Error(`the glue makes a string decoder the host cannot make strict: ${lenient[0]}`);
+  return new TextEncoder().encode(patched);
+}
+
 /** Transpile a component into what the cache stores. */
 export async function transpileComponent(component: Uint8Array, sha256: string, world: ComponentWorld): Promise<CacheContents> {
   const result = await (await loadJco()).transpile(component, {
@@ -64,7 +82,7 @@ export async function transpileComponent(component: Uint8Array, sha256: string, 
   let glue: Uint8Array | undefined;
   for (const [name, bytes] of Object.entries(result.files)) {
     if (name.endsWith('.wasm')) modules[name] = bytes;
-    else if (name === 'hook.js') glue = silenceDebugLog(bytes);
+    else if (name === 'hook.js') glue = strictDecoders(silenceDebugLog(bytes));
   }
   if (glue === undefined) throw new Error('jco produced no hook.js');
   return {

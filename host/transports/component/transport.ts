@@ -8,16 +8,17 @@ import { toInvokeResult } from './failures.js';
 import type { GuestRunner } from './guest-runner.js';
 import { InThreadRunner } from './in-thread.js';
 import { loadComponent, type ComponentInfo, type LoadedComponent } from './loader.js';
-import { fuelBudget, type FuelBudget } from './meter/fuel.js';
+import type { GuestLimits, GuestSpec } from './guest.js';
 import { COMPONENT_DEFAULTS, type ComponentIsolation, type ComponentOptions } from './options.js';
 import { WorkerPool } from './pool.js';
+import { STATE_POLICIES, type StatePolicy } from './state.js';
 
 /** A WebAssembly component hook. */
 export interface ComponentTransport extends Transport {
   readonly kind: 'component';
   /**
    * Load the component: read and check it, transpile it (or take it from the cache), compile its core
-   * modules (fuel-metered in metered isolation, also cached), and instantiate it (in worker
+   * modules (fuel-instrumented, also cached), and instantiate it (in worker
    * isolation, in a worker). Idempotent (later calls return the first load's result). Rejects with
    * `HookError('load_failed')` whose message names the cause.
    */
@@ -31,6 +32,15 @@ export interface ComponentTransport extends Transport {
 /** A worker gets this long to start and instantiate the component (tsx and large guests are slow). */
 const STARTUP_TIMEOUT_MS = 30_000;
 
+/**
+ * The first instantiation, at load, may take this long (or `timeout_ms`, if longer): a cold start
+ * compiles lazily and imports the glue. A start function that does not return within it fails the load.
+ */
+const LOAD_INSTANTIATION_MS = 5_000;
+
+/** After a worker's call is answered at its deadline, it has this long to come back before it is replaced. */
+const WORKER_GRACE_MS = 250;
+
 function positiveInt(name: string, value: number | undefined, fallback: number): number {
   const v = value ?? fallback;
   if (!Number.isInteger(v) || v <= 0) throw new OptionsError(`component option ${name} must be a positive integer (got ${String(value)})`, { option: name });
@@ -43,6 +53,12 @@ function isolationOf(value: ComponentIsolation | undefined): ComponentIsolation 
   return v;
 }
 
+function stateOf(value: StatePolicy | undefined): StatePolicy {
+  const v = value ?? COMPONENT_DEFAULTS.state;
+  if (!STATE_POLICIES.includes(v)) throw new HookError('load_failed', `component option state must be one of ${STATE_POLICIES.join(', ')} (got ${String(value)})`);
+  return v;
+}
+
 function fuelOption(value: number | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!Number.isSafeInteger(value) || value <= 0) throw new OptionsError(`component option fuel must be a positive integer (got ${String(value)})`, { option: 'fuel' });
@@ -51,11 +67,13 @@ function fuelOption(value: number | undefined): number | undefined {
 
 /**
  * Run a hook compiled to a WebAssembly component exporting `basis:hook/handler@1.0.0`, sandboxed: its
- * only WASI is deny-by-default (no files, no environment, no network; stdout/stderr captured), its
- * memory is capped on the module, and its CPU is bounded — by fuel on the caller's thread (metered
- * isolation, the default) or by a deadline that terminates its worker thread (worker isolation).
- * Every misbehaviour comes back as a typed failure, never as an exception or an allow. Options no
- * hook could run with throw an `OptionsError` (`invalid_options`) at construction.
+ * only WASI is deny-by-default (no files, no environment, no network; stdout/stderr captured), all its
+ * memories and tables together are capped at `memory_mb`, what a call opens is closed when it ends,
+ * every call ends within `timeout_ms` (the guest is metered and stopped at its deadline, on the
+ * caller's thread in metered isolation, the default, or in a worker thread), and by default no state
+ * crosses from one tenant's call to another's. Every misbehaviour comes back as a typed failure, never
+ * as an exception or an allow. Options no hook could run with throw an `OptionsError`
+ * (`invalid_options`) at construction.
  *
  * @example
  * const guard = componentTransport({ path: 'hooks/guard.wasm', timeout_ms: 500 });
@@ -71,12 +89,18 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
   const maxLogBytes = positiveInt('max_log_bytes', options.max_log_bytes, COMPONENT_DEFAULTS.max_log_bytes);
   const poolSize = positiveInt('pool_size', options.pool_size, COMPONENT_DEFAULTS.pool_size);
   const isolation = isolationOf(options.isolation);
-  const budget: FuelBudget | undefined = isolation === 'metered' ? fuelBudget(timeoutMs, fuelOption(options.fuel)) : undefined;
+  const fuel = fuelOption(options.fuel);
+  const state = stateOf(options.state);
+  const limits: GuestLimits = { timeoutMs, loadTimeoutMs: Math.max(timeoutMs, LOAD_INSTANTIATION_MS), fuel, memoryBytes: memoryMb * 1024 * 1024 };
 
   let loading: Promise<{ runner: GuestRunner; info: ComponentInfo }> | undefined;
   /** The runner once loaded: warm calls need not await the load again. */
   let loaded: GuestRunner | undefined;
   let closed = false;
+
+  function spec(component: LoadedComponent): GuestSpec {
+    return { handler: component.info.handler, modules: component.modules, maxOutputBytes, sandbox: component.sandbox, limits, state };
+  }
 
   function workerPool(component: LoadedComponent): WorkerPool {
     return new WorkerPool({
@@ -85,16 +109,18 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
         glueUrl: component.glueUrl,
         handler: component.info.handler,
         modules: { ...component.modules },
-        memoryMaxBytes: { ...component.memoryMaxBytes },
         maxOutputBytes,
         sandbox: {
           env: component.sandbox.env.map(([k, v]): [string, string] => [k, v]),
           readOnlyDirs: component.sandbox.readOnlyDirs.map(([g, h]): [string, string] => [g, h]),
           maxLogBytes: component.sandbox.maxLogBytes,
         },
+        limits: { timeoutMs: limits.timeoutMs, loadTimeoutMs: limits.loadTimeoutMs, memoryBytes: limits.memoryBytes, ...(fuel === undefined ? {} : { fuel }) },
+        state,
       },
       maxWorkers: poolSize,
       timeoutMs,
+      graceMs: WORKER_GRACE_MS,
       startupTimeoutMs: STARTUP_TIMEOUT_MS,
       // The glue lifts guest strings into the worker's JS heap: room for a few copies of a full memory.
       heapMb: 128 + 4 * memoryMb,
@@ -102,15 +128,8 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
   }
 
   async function doLoad(): Promise<{ runner: GuestRunner; info: ComponentInfo }> {
-    const component = await loadComponent({ path, memoryMb, maxLogBytes, grants: options.grants, cacheDir: options.cache_dir, metered: budget !== undefined });
-    const runner: GuestRunner =
-      budget === undefined
-        ? workerPool(component)
-        : new InThreadRunner(
-            { handler: component.info.handler, modules: component.modules, memoryMaxBytes: component.memoryMaxBytes, maxOutputBytes, sandbox: component.sandbox },
-            component.glueUrl,
-            budget,
-          );
+    const component = await loadComponent({ path, memoryMb, maxLogBytes, grants: options.grants, cacheDir: options.cache_dir, instrumented: true });
+    const runner: GuestRunner = isolation === 'worker' ? workerPool(component) : new InThreadRunner(spec(component), component.glueUrl);
     const started = performance.now();
     try {
       await runner.warm();
@@ -118,8 +137,8 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
       await runner.close();
       throw new HookError('load_failed', `component ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
-    const metering = budget === undefined ? {} : { metering: { cache_hit: component.meterCacheHit ?? false, fuel_per_call: Number(budget.fuel) } };
-    const info: ComponentInfo = { ...component.info, ...metering, timings_ms: { ...component.info.timings_ms, instantiate: performance.now() - started } };
+    const metering = { cache_hit: component.meterCacheHit ?? false, ...(fuel === undefined ? {} : { fuel_per_call: fuel }) };
+    const info: ComponentInfo = { ...component.info, metering, timings_ms: { ...component.info.timings_ms, instantiate: performance.now() - started } };
     if (!closed) loaded = runner;
     return { runner, info };
   }
@@ -146,12 +165,16 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
         const failure = isHookError(error) ? error.toFailure() : { code: 'load_failed' as const, message: String(error) };
         return { ok: false, failure };
       }
-      const replyContext = { timeoutMs, maxOutputBytes, memoryMb, ...(budget === undefined ? {} : { budget }) };
+      const replyContext = { timeoutMs, maxOutputBytes, memoryMb };
       const deadline = context.deadline_ms;
       if (deadline === undefined || deadline >= timeoutMs) return toInvokeResult(await runner.invoke(toWitRequest(request), context.signal), replyContext);
-      // A chain budget leaves the hook less than its own timeout: abort at that deadline. A worker is
-      // stopped there; a metered call runs to its end once started (its bound stays its fuel).
+      // A chain budget leaves the hook less than its own timeout. Metered: the call's wall-clock
+      // deadline is simply the shorter one (the meter stops the guest there).
       const limitMs = Math.max(1, Math.ceil(deadline));
+      if (isolation === 'metered') {
+        return toInvokeResult(await runner.invoke(toWitRequest(request), context.signal, limitMs), { ...replyContext, timeoutMs: limitMs });
+      }
+      // Worker: abort at that deadline; the pool stops the worker there.
       const narrowed = new AbortController();
       const onAbort = (): void => narrowed.abort();
       context.signal?.addEventListener('abort', onAbort, { once: true });

@@ -29,11 +29,11 @@ export async function instantiateUnguarded(path: string, options: { readonly cac
     maxLogBytes: COMPONENT_DEFAULTS.max_log_bytes,
     grants: undefined,
     cacheDir: options.cache_dir,
-    metered: false,
+    instrumented: false,
   });
   const sandbox = createSandbox(component.sandbox);
   const glue = asGlue(await import(component.glueUrl));
-  const exports = await glue.instantiate(
+  const exports = (await glue.instantiate(
     (name) => {
       const module = component.modules[name];
       if (module === undefined) throw new Error(`no core module ${name}`);
@@ -41,7 +41,7 @@ export async function instantiateUnguarded(path: string, options: { readonly cac
     },
     sandbox.imports,
     (module, imports) => Wasm.instantiate(module, imports),
-  );
+  )) as Readonly<Record<string, unknown>>;
   const handler = exports[component.info.handler] as { handle?: unknown } | undefined;
   const handle = handler?.handle;
   if (typeof handle !== 'function') throw new Error(`the component's exports have no ${component.info.handler}.handle`);

@@ -11,6 +11,17 @@ export interface WasmModule {
 /** A linear memory (`WebAssembly.Memory`). */
 export interface WasmMemory {
   readonly buffer: ArrayBuffer;
+  /** Grow by `delta` pages; the old size in pages. Throws a RangeError when it cannot. */
+  grow(delta: number): number;
+}
+
+/** A table (`WebAssembly.Table`). */
+export interface WasmTable {
+  readonly length: number;
+  get(index: number): unknown;
+  set(index: number, value: unknown): void;
+  /** Grow by `delta` elements set to `init`; the old length. Throws a RangeError when it cannot. */
+  grow(delta: number, init?: unknown): number;
 }
 
 /** A global (`WebAssembly.Global`); an i64 one's value is a bigint. */
@@ -27,6 +38,8 @@ interface WasmApi {
   readonly Module: new (bytes: Uint8Array) => WasmModule;
   readonly Memory: abstract new (...args: never[]) => WasmMemory;
   readonly Global: abstract new (...args: never[]) => WasmGlobal;
+  readonly Table: abstract new (...args: never[]) => WasmTable;
+  readonly Instance: new (module: WasmModule, imports?: Readonly<Record<string, unknown>>) => WasmInstance;
   /** A trap: `unreachable`, out-of-bounds access, integer divide by zero... */
   readonly RuntimeError: abstract new (...args: never[]) => Error;
   compile(bytes: Uint8Array): Promise<WasmModule>;
@@ -34,8 +47,16 @@ interface WasmApi {
   instantiate(module: WasmModule, imports?: Readonly<Record<string, unknown>>): Promise<WasmInstance>;
 }
 
+interface WasmApiWithSync extends WasmApi {
+  /** `new WebAssembly.Instance(module, imports)`: synchronous (start functions run before it returns). */
+  instantiateSync(module: WasmModule, imports?: Readonly<Record<string, unknown>>): WasmInstance;
+}
+
 /** `globalThis.WebAssembly`, typed. */
-export const Wasm: WasmApi = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+const api = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+export const Wasm: WasmApiWithSync = Object.assign(Object.create(api) as WasmApi, {
+  instantiateSync: (module: WasmModule, imports?: Readonly<Record<string, unknown>>): WasmInstance => new api.Instance(module, imports),
+});
 
 /** Wasm pages are 64 KiB. */
 export const WASM_PAGE_BYTES = 65536;

@@ -10,7 +10,6 @@ import { fastHookResponse } from '../../../host/contract/fast/response.js';
 import type { HookRequest } from '../../../host/contract/request.js';
 import type { HookResponse } from '../../../host/contract/response.js';
 import { componentTransport } from '../../../host/index.js';
-import { fuelBudget } from '../../../host/transports/component/meter/fuel.js';
 import { CallerMailbox, createMailboxBuffer } from '../../../host/transports/component/worker/mailbox.js';
 import { jsonFloor } from '../baselines.js';
 import { ANSWER, REQUEST, guestById } from '../guests.js';
@@ -58,7 +57,8 @@ export async function benchAssembled(plan: MicroPlan, cacheDir: string): Promise
   const today = componentTransport({ path: guest.path, cache_dir: cacheDir, isolation: 'metered' });
   await today.load();
   const proto = await instantiateBothWays(guest.path, cacheDir, { metered: true });
-  const budget = fuelBudget(1000, undefined);
+  // A full counter, refilled per call as the transport did before its fuel came in slices.
+  const budget = { fuel: 12_000_000_000n };
   const direct = proto.direct;
   if (direct === undefined) throw new Error(`not direct-callable: ${proto.whyNot}`);
   const assembledMetered = (): HookResponse => {

@@ -39,6 +39,9 @@ describe('instances per hook: one in-thread instance when metered, a pool of poo
   it('worker isolation with pool_size 3: two runaway calls do not hold up a third caller', async () => {
     const t = open({ isolation: 'worker', pool_size: 3, timeout_ms: 2000 });
     await t.load();
+    // Overlapping calls start all three workers (booting one while two runaways spin on a 2-core
+    // machine is what would take time, not the pool).
+    await Promise.all(Array.from({ length: 6 }, () => t.invoke(preRequest(), CONTEXT)));
     const hangs = [t.invoke(preRequest({}, 'hang'), CONTEXT), t.invoke(preRequest({}, 'hang'), CONTEXT)];
     const started = performance.now();
     const quick = await t.invoke(preRequest(), CONTEXT);

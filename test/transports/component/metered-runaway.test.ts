@@ -4,13 +4,10 @@ import { TEST_CACHE_DIR, ensureWatGuestsBuilt, watGuest } from '../../helpers/gu
 import { CONTEXT, preRequest } from './requests.js';
 
 const TIMEOUT_MS = 300;
-/**
- * Generous: the budget is fuel, not wall-clock time (a runaway stops after ~0.3–1.8× timeout_ms
- * depending on how fast V8 runs its loop), and the machine is shared. What matters is that it stops.
- */
-const BOUND_MS = 20 * TIMEOUT_MS;
+/** Generous for a shared machine (the runaway acceptance tests hold every kind to deadline + 100 ms). */
+const BOUND_MS = TIMEOUT_MS + 300;
 
-describe('metered isolation: a guest that never returns is stopped by its fuel', () => {
+describe('metered isolation: a guest that never returns is stopped at its deadline', () => {
   const transports: ComponentTransport[] = [];
   let counter: ComponentTransport;
   beforeAll(async () => {
@@ -27,13 +24,13 @@ describe('metered isolation: a guest that never returns is stopped by its fuel',
     return t;
   }
 
-  it('an infinite loop fails timeout (its fuel ran out), and the hook works again on a fresh instance', async () => {
+  it('an infinite loop fails timeout at its deadline, and the hook works again on a fresh instance', async () => {
     expect(await counter.invoke(preRequest(), CONTEXT)).toMatchObject({ ok: true, response: { input: { calls: 1 } } });
     const started = performance.now();
     const result = await counter.invoke(preRequest({}, 'hang'), CONTEXT);
     expect(performance.now() - started).toBeLessThan(BOUND_MS);
     expect(result).toMatchObject({ ok: false, failure: { code: 'timeout' } });
-    if (!result.ok) expect(result.failure.message).toContain('fuel');
+    if (!result.ok) expect(result.failure.message).toContain('timeout_ms');
     // The instance that ran out was discarded: the count starts again.
     expect(await counter.invoke(preRequest(), CONTEXT)).toEqual({ ok: true, response: { decision: 'modify', input: { calls: 1 } } });
     expect(await counter.invoke(preRequest(), CONTEXT)).toEqual({ ok: true, response: { decision: 'modify', input: { calls: 2 } } });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { componentTransport, type ComponentGrants, type ComponentTransport } from '../../../host/transports/component/index.js';
-import { FuelExhausted, HostMeter } from '../../../host/transports/component/meter/fuel.js';
+import { CallMeter, GuestStopped } from '../../../host/transports/component/meter/call-meter.js';
 import { createSandbox } from '../../../host/transports/component/sandbox/index.js';
 import { sleepUntil } from '../../../host/transports/component/sandbox/io.js';
 import { MAX_RANDOM_BYTES } from '../../../host/transports/component/sandbox/random.js';
@@ -91,38 +91,38 @@ describe('metered isolation: the same deny-by-default sandbox, on the calling th
   });
 });
 
-describe('metered isolation: no import can hold the thread past the budget', () => {
-  function meteredSandbox(allowanceMs: number) {
-    const meter = new HostMeter();
-    meter.reset(allowanceMs);
+describe('metered isolation: no import can hold the thread past the deadline', () => {
+  function meteredSandbox(deadlineMs: number) {
+    const meter = new CallMeter(64 * 1024 * 1024, undefined);
+    meter.begin(performance.now() + deadlineMs);
     const sandbox = createSandbox({ env: [], readOnlyDirs: [], maxLogBytes: 1024 }, { sleep: meter.sleeper(sleepUntil) });
     return { meter, imports: sandbox.imports };
   }
 
-  it('a wait on a clock past the allowance is refused at once instead of slept', () => {
+  it('a wait on a clock past the deadline is refused at once instead of slept', () => {
     const { meter, imports } = meteredSandbox(50);
     const clock = imports['wasi:clocks/monotonic-clock'];
     const started = performance.now();
-    expect(() => clock.subscribeDuration(10_000_000_000n).block()).toThrow(FuelExhausted);
-    expect(() => imports['wasi:io/poll'].poll([clock.subscribeDuration(10_000_000_000n)])).toThrow(FuelExhausted);
+    expect(() => clock.subscribeDuration(10_000_000_000n).block()).toThrow(GuestStopped);
+    expect(() => imports['wasi:io/poll'].poll([clock.subscribeDuration(10_000_000_000n)])).toThrow(GuestStopped);
     expect(performance.now() - started).toBeLessThan(1000);
-    expect(meter.exhausted).toBe(true);
+    expect(meter.stopped).toBe('deadline');
   });
 
-  it('a wait within the allowance is slept', () => {
+  it('a wait within the deadline is slept', () => {
     const { meter, imports } = meteredSandbox(5_000);
     const started = performance.now();
     imports['wasi:clocks/monotonic-clock'].subscribeDuration(20_000_000n).block();
     expect(performance.now() - started).toBeGreaterThanOrEqual(19);
-    expect(meter.exhausted).toBe(false);
+    expect(meter.stopped).toBeUndefined();
   });
 
-  it('a host call that overspends unwinds the guest; later ones are refused outright', () => {
-    const meter = new HostMeter();
-    meter.reset(1);
+  it('a host call that ends past the deadline unwinds the guest; later ones are refused outright', () => {
+    const meter = new CallMeter(64 * 1024 * 1024, undefined);
+    meter.begin(performance.now() + 1);
     const slow = meter.wrap(() => sleepUntil(process.hrtime.bigint() + 5_000_000n));
-    expect(() => slow()).toThrow(FuelExhausted);
-    expect(() => meter.wrap(() => 1)()).toThrow(FuelExhausted);
+    expect(() => slow()).toThrow(GuestStopped);
+    expect(() => meter.wrap(() => 1)()).toThrow(GuestStopped);
   });
 
   it('random bytes are capped per call (the host would allocate whatever length is asked)', () => {

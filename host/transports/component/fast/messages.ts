@@ -104,6 +104,10 @@ export function fastWorkerToHost(value: unknown): WorkerToHost | undefined {
   if (type === 'ready') return n === 1 ? { type: 'ready' } : undefined;
   const id = value['id'];
   if (!isInt(id)) return undefined;
+  if (type === 'refused') {
+    const why = value['message'];
+    return n === 3 && typeof why === 'string' ? { type, id, message: why } : undefined;
+  }
   const logs = fastLogs(value['logs']);
   if (logs === undefined) return undefined;
   const message = value['message'];
@@ -113,8 +117,19 @@ export function fastWorkerToHost(value: unknown): WorkerToHost | undefined {
       return n === 4 && decision !== undefined ? { type, id, decision, logs } : undefined;
     }
     case 'guest-error':
-    case 'out-of-fuel':
+    case 'malformed':
       return n === 4 && typeof message === 'string' ? { type, id, message, logs } : undefined;
+    case 'stopped': {
+      const reason = value['reason'];
+      const phase = value['phase'];
+      if (n !== 6 || typeof message !== 'string' || (reason !== 'deadline' && reason !== 'fuel') || (phase !== 'call' && phase !== 'instantiate')) return undefined;
+      return { type, id, reason, phase, message, logs };
+    }
+    case 'limit': {
+      const what = value['what'];
+      if (n !== 5 || typeof message !== 'string' || (what !== 'memory' && what !== 'resources')) return undefined;
+      return { type, id, what, message, logs };
+    }
     case 'too-large': {
       const bytes = value['bytes'];
       return n === 4 && isInt(bytes) ? { type, id, bytes, logs } : undefined;

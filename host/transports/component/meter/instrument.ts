@@ -1,173 +1,113 @@
 /**
- * Fuel metering of a core WebAssembly module by rewriting its bytes: the module gets a mutable i64
- * counter (exported as {@link FUEL_EXPORT}) and code that charges it for the work it does, executing
- * `unreachable` once it is below zero. The host fills the counter before each call and, after a
- * trap, reads it to tell fuel exhaustion from the guest's own trap.
+ * Fuel metering of a core WebAssembly module by rewriting its bytes. The module gets a mutable i64
+ * counter (exported as {@link FUEL_EXPORT}) and code that charges it for the work it does; when the
+ * counter drops below zero, the code asks the host for the next slice (`$refuel`). The host compares
+ * the clock with the call's deadline each time and grants a slice or stops the guest, which then
+ * traps on an `unreachable` — a trap no WebAssembly `catch` can intercept.
  *
- * What is charged — one unit per instruction executed, paid in advance per straight run of code:
+ * What is charged (units; see costs.ts for the measured cost behind each):
  * - each function body is cut into **segments** at every point control can reach other than by
  *   falling through (the entry, loop headers, `if`/`else`/`catch` arms, the end of a construct that a
- *   branch targets) and after every conditional branch; a segment subtracts its instruction count
- *   when it is entered, so code pays for what it runs: an interpreter's dispatch (a `br_table` into a
- *   chain of blocks) pays for the one handler it runs, a loop that `continue`s early for the part of
- *   its body it ran;
+ *   branch targets) and after every conditional branch; a segment subtracts the units of its
+ *   instructions when it is entered, so code pays for what it runs;
  * - the counter is **checked** only at function entries and loop headers (each iteration: every
- *   back-edge lands there), which also cost {@link CHARGE_POINT_UNITS}: every unbounded run passes one,
- *   and between two checks the code is straight or branches forward, so the overrun is bounded by one
- *   function body. (A real trap in that stretch, after the budget is spent, reads as exhaustion.)
- * - **bulk operations** (`memory.copy/fill/init`, `table.copy/fill/init/grow`) are charged their byte
- *   or element count (shifted by {@link BULK_UNITS_SHIFT}) and checked before they run — else a single
- *   instruction could copy a whole memory for one unit.
+ *   back-edge lands there), which also cost {@link CHARGE_POINT_UNITS} (plus the function's locals, and
+ *   unwinding in modules that can throw): every unbounded run passes one, and between two checks the
+ *   code is straight or branches forward, so the overrun is bounded by one function body;
+ * - **bulk operations** (`memory.fill/copy/init`, `table.fill/copy/init`) become calls to stubs that
+ *   run them in chunks, each charged by size before it runs;
+ * - **`memory.grow` and `table.grow`** become calls to the host, which checks the deadline and the
+ *   component's memory cap (all its memories and tables together) and grows, or refuses (-1).
  *
- * Everything else in the module is left byte for byte as it was: code is only inserted, the new
- * global, type and function go at the end of their index spaces (no index shifts), and custom
- * sections are kept. The 12 MB SpiderMonkey guest is rewritten in under a second (+28%: 443,000
- * charge points), where binaryen's read/emit round trip alone took ~5 s and kept its heap; the
- * result is cached on disk.
+ * The host is reached through a funcref table the rewriter appends ({@link HOST_TABLE_EXPORT}, filled
+ * by the host after instantiation), so nothing is imported and no index shifts: code is only inserted
+ * or replaced in place, new types, functions, the table and the global go at the end of their index
+ * spaces, and custom sections are kept. The start function, if any, is no longer started by the
+ * engine but exported as {@link START_EXPORT}: the host runs it once the host table is filled, under
+ * the instantiation's deadline. Every memory and table (imported ones too) is exported, so the host
+ * sees the whole component's memory.
+ *
+ * The 12 MB SpiderMonkey guest is rewritten in about a second; the result is cached on disk.
  *
  * Refused ({@link MeterError}): `memory.atomic.wait` (it blocks the thread), memory64, and anything
- * Node 20 does not run without flags (GC, typed function references, `try_table`). Worker isolation
- * still runs such a module.
+ * Node 20 does not run without flags (GC, typed function references, `try_table`).
  */
-import { readInstruction, valtype, type InstructionKind } from './instructions.js';
-import { MeterError, Reader, sleb, uleb, withSize } from './reader.js';
+import { CHARGE_POINT_UNITS, EH_ENTRY_UNITS, LOCALS_PER_UNIT } from './costs.js';
+import { decoded, readInstruction, valtype } from './instructions.js';
+import { EXTERNREF, FUNCREF, SECTION, readFacts, sections, type ModuleFacts, type Section } from './module-facts.js';
+import { MeterError, Reader, sleb, uleb } from './reader.js';
+import {
+  HOST_SLOTS,
+  appendedTypes,
+  checkCode,
+  decrementCode,
+  memoryCopyStub,
+  memoryFillStub,
+  memoryGrowStub,
+  memoryInitStub,
+  refuelBody,
+  tableCopyStub,
+  tableFillStub,
+  tableGrowStub,
+  tableInitStub,
+  type Stub,
+  type StubContext,
+} from './stubs.js';
 
 export { MeterError } from './reader.js';
+export { HOST_SLOT, HOST_SLOTS, HOST_STOP } from './stubs.js';
 
 /** Bumped whenever the rewrite changes: part of the on-disk cache key of instrumented modules. */
-export const METER_VERSION = 3;
+export const METER_VERSION = 5;
 
 /** The export under which every instrumented module exposes its fuel counter (an i64 `WebAssembly.Global`). */
 export const FUEL_EXPORT = '__basis_fuel';
+/** The funcref table through which the module calls the host (see stubs.ts `HOST_SLOT`). */
+export const HOST_TABLE_EXPORT = '__basis_host';
+/** The module's start function, exported instead of started. */
+export const START_EXPORT = '__basis_start';
+/** Every memory of the module, by index: `__basis_memory_0`... */
+export const MEMORY_EXPORT_PREFIX = '__basis_memory_';
+/** Every table of the module, by index, with its element type: `__basis_table_f0` (funcref), `__basis_table_e1` (externref). */
+export const TABLE_EXPORT_PREFIX = '__basis_table_';
 
-/** Units each check (function entry, loop iteration) adds to its segment's count: the check itself, the call or the branch back. */
-export const CHARGE_POINT_UNITS = 8;
-
-/** A bulk operation of n bytes (or table elements) costs n >> this. */
-export const BULK_UNITS_SHIFT = 1;
-
+/** Every mutable global the module defines, by index: `__basis_global_3`... (restored by a state reset). */
+export const GLOBAL_EXPORT_PREFIX = '__basis_global_';
 /**
- * The counter's value when the module is instantiated: what a core module's start function may
- * spend before the host sets the per-call budget (guests built by wit-component use none; this only
- * bounds a start function that would not return).
+ * An immutable i32 global of {@link STATE_FLAG} bits: what a state reset cannot restore through the
+ * JavaScript API, so it re-instantiates instead.
  */
-export const INSTANTIATION_FUEL = 2_000_000_000n;
+export const FLAGS_EXPORT = '__basis_flags';
+export const STATE_FLAG = {
+  /** The code drops data or element segments (`data.drop`, `elem.drop`). */
+  drops: 1,
+  /** A mutable `v128` global, which JavaScript cannot read or write. */
+  v128Global: 2,
+} as const;
+
+/** Export name of table `index`. */
+export function tableExportName(index: number, element: number): string {
+  return `${TABLE_EXPORT_PREFIX}${element === FUNCREF ? 'f' : 'e'}${index}`;
+}
+
+export { CHARGE_POINT_UNITS } from './costs.js';
 
 /** What instrumenting one module came to. */
 export interface Instrumented {
   readonly bytes: Uint8Array;
   /** Charge points inserted (segment starts; the checked ones are function entries and loop headers). */
   readonly chargePoints: number;
-  /** Bulk operations charged. */
+  /** Bulk operations and grows routed through stubs. */
   readonly bulkOps: number;
 }
-
-const SECTION = { custom: 0, type: 1, import: 2, function: 3, table: 4, memory: 5, global: 6, export: 7, start: 8, element: 9, code: 10, data: 11, dataCount: 12, tag: 13 } as const;
 
 /** The order sections must appear in (by id). */
 const ORDER: readonly number[] = [1, 2, 3, 4, 5, 13, 6, 7, 8, 9, 12, 10, 11];
 
-interface Section {
-  readonly id: number;
-  /** Offset of the section id byte. */
-  readonly start: number;
-  readonly contentStart: number;
-  readonly end: number;
-}
-
-function sections(bytes: Uint8Array): Section[] {
-  const r = new Reader(bytes, 8);
-  const out: Section[] = [];
-  while (r.offset < bytes.length) {
-    const start = r.offset;
-    const id = r.byte();
-    const size = r.u32();
-    const contentStart = r.offset;
-    r.skip(size);
-    out.push({ id, start, contentStart, end: r.offset });
-  }
-  return out;
-}
-
-function limits(r: Reader, what: string): void {
-  const flags = r.byte();
-  if ((flags & 0x04) !== 0) throw new MeterError(`its ${what} is 64-bit (memory64), which Node 20 does not run`);
-  r.u32();
-  if ((flags & 0x01) !== 0) r.u32();
-}
-
-interface ModuleFacts {
-  importedFunctions: number;
-  importedGlobals: number;
-  types: number;
-  functions: number;
-  globals: number;
-}
-
-function readFacts(bytes: Uint8Array, all: readonly Section[]): ModuleFacts {
-  const facts: ModuleFacts = { importedFunctions: 0, importedGlobals: 0, types: 0, functions: 0, globals: 0 };
-  for (const s of all) {
-    const r = new Reader(bytes, s.contentStart);
-    switch (s.id) {
-      case SECTION.type:
-        facts.types = r.u32();
-        break;
-      case SECTION.function:
-        facts.functions = r.u32();
-        break;
-      case SECTION.global:
-        facts.globals = r.u32();
-        break;
-      case SECTION.import: {
-        const n = r.u32();
-        for (let i = 0; i < n; i++) {
-          r.name();
-          r.name();
-          const kind = r.byte();
-          if (kind === 0x00) {
-            facts.importedFunctions++;
-            r.u32();
-          } else if (kind === 0x01) {
-            valtype(r);
-            limits(r, 'table');
-          } else if (kind === 0x02) {
-            limits(r, 'memory');
-          } else if (kind === 0x03) {
-            facts.importedGlobals++;
-            valtype(r);
-            r.byte();
-          } else if (kind === 0x04) {
-            r.byte();
-            r.u32();
-          } else {
-            throw new MeterError(`unknown import kind ${kind}`);
-          }
-        }
-        break;
-      }
-      case SECTION.memory: {
-        const n = r.u32();
-        for (let i = 0; i < n; i++) limits(r, 'memory');
-        break;
-      }
-      case SECTION.export: {
-        const n = r.u32();
-        for (let i = 0; i < n; i++) {
-          if (r.name() === FUEL_EXPORT) throw new MeterError(`it already exports ${FUEL_EXPORT}`);
-          r.byte();
-          r.u32();
-        }
-        break;
-      }
-    }
-  }
-  return facts;
-}
-
 /** A straight run of code that starts at a charge point: paid for in full when it is entered. */
 interface Segment {
   readonly at: number;
-  /** Instructions in the run (up to the next charge point). */
+  /** Units of the instructions in the run (up to the next charge point). */
   count: number;
   /** Also check the counter here (loop headers and function entries) — else only decrement it. */
   readonly check: boolean;
@@ -181,61 +121,96 @@ interface Frame {
   targeted: boolean;
 }
 
-/** `fuel -= units; if (fuel < 0) unreachable` */
-function checkCode(fuel: readonly number[], units: number): number[] {
-  return [0x23, ...fuel, 0x42, ...sleb(BigInt(units)), 0x7d, 0x24, ...fuel, 0x23, ...fuel, 0x42, 0x00, 0x53, 0x04, 0x40, 0x00, 0x0b];
+/** An instruction replaced by a call to a stub. */
+interface Replacement {
+  readonly at: number;
+  readonly end: number;
+  readonly stub: number;
 }
 
-/** `fuel -= units` */
-function decrementCode(fuel: readonly number[], units: number): number[] {
-  return [0x23, ...fuel, 0x42, ...sleb(BigInt(units)), 0x7d, 0x24, ...fuel];
+/** One function body, scanned: where its segments start and what is replaced. */
+interface BodyPlan {
+  readonly start: number;
+  readonly end: number;
+  /** Units of the function's entry beyond its first segment: its locals and parameters. */
+  readonly entryExtra: number;
+  readonly segments: Segment[];
+  readonly replacements: Replacement[];
 }
 
-interface BodyResult {
-  readonly chunks: Uint8Array[];
-  readonly size: number;
-  readonly chargePoints: number;
-  readonly bulkOps: number;
+/** The stubs a module needs, each made once per form and numbered as they are first asked for. */
+class Stubs {
+  readonly #byKey = new Map<string, number>();
+  readonly list: Stub[] = [];
+  constructor(
+    readonly context: StubContext,
+    /** Index of the first stub (after `$refuel`). */
+    readonly first: number,
+  ) {}
+  index(key: string, make: () => Stub): number {
+    let index = this.#byKey.get(key);
+    if (index === undefined) {
+      index = this.first + this.list.length;
+      this.list.push(make());
+      this.#byKey.set(key, index);
+    }
+    return index;
+  }
+}
+
+function tableElement(facts: ModuleFacts, table: number): number {
+  const element = facts.tables[table];
+  if (element === undefined) throw new MeterError(`an instruction uses table ${table}, which does not exist`);
+  return element;
 }
 
 /**
- * Rewrite one function body (without its size prefix). The body is cut into segments at every point
- * control can arrive at other than by falling through — the entry, loop headers, `if`/`else`/`catch`
- * arms, and the end of a construct a branch targets (or of an `if`, `try`, `loop`) — and each segment
- * pays for its own instructions when entered. Only entries and loop headers check the counter: every
- * unbounded run passes one, and between two of them the code is straight or forward-branching.
+ * Scan one function body (without its size prefix): cut it into segments at every point control can
+ * arrive at other than by falling through — the entry, loop headers, `if`/`else`/`catch` arms, and the
+ * end of a construct a branch targets (or of an `if`, `try`, `loop`) — and note the instructions that
+ * become stub calls. Sets `eh.found` when the body contains `try` or `throw`.
  */
-function instrumentBody(bytes: Uint8Array, start: number, end: number, fuel: readonly number[], bulkCall: readonly number[]): BodyResult {
+function scanBody(bytes: Uint8Array, start: number, end: number, params: number, facts: ModuleFacts, stubs: Stubs, eh: { found: boolean; drops: boolean }): BodyPlan {
   const r = new Reader(bytes, start);
   const groups = r.u32();
+  let locals = params;
   for (let i = 0; i < groups; i++) {
-    r.u32();
+    locals += r.u32();
     valtype(r);
   }
   let current: Segment = { at: r.offset, count: 0, check: true, dead: false };
   const segments: Segment[] = [current];
-  const bulk: number[] = [];
+  const replacements: Replacement[] = [];
   const frames: Frame[] = [{ kind: 'function', targeted: false }];
-  const depths: number[] = [];
+  const d = decoded();
+  const c = stubs.context;
   const begin = (check: boolean, dead = false): void => {
     current = { at: r.offset, count: 0, check, dead };
     segments.push(current);
   };
   const target = (): void => {
-    for (const depth of depths) {
+    for (const depth of d.depths) {
       const frame = frames[frames.length - 1 - depth];
       if (frame === undefined) throw new MeterError('a branch to a label that does not exist');
       frame.targeted = true;
     }
   };
+  const replace = (at: number, stub: number): void => {
+    replacements.push({ at, end: r.offset, stub });
+  };
   while (frames.length > 0) {
     if (r.offset >= end) throw new MeterError('a function body ends inside an instruction');
     const at = r.offset;
-    const kind: InstructionKind = readInstruction(r, depths);
-    current.count++;
+    const kind = readInstruction(r, d);
+    current.count += d.units;
+    if (d.throws) eh.found = true;
+    if (d.drops) eh.drops = true;
     switch (kind) {
       case 'block':
+        frames.push({ kind, targeted: false });
+        break;
       case 'try':
+        eh.found = true;
         frames.push({ kind, targeted: false });
         break;
       case 'loop':
@@ -265,38 +240,96 @@ function instrumentBody(bytes: Uint8Array, start: number, end: number, fuel: rea
         if (frames.length > 0 && (frame?.kind !== 'block' || frame.targeted)) begin(false);
         break;
       }
-      case 'bulk':
-        bulk.push(at);
+      case 'memory-grow': {
+        const memory = d.imm0;
+        replace(at, stubs.index(`mg${memory}`, () => memoryGrowStub(c, memory)));
         break;
+      }
+      case 'table-grow': {
+        const table = d.imm0;
+        const element = tableElement(facts, table);
+        replace(at, stubs.index(`tg${table}`, () => tableGrowStub(c, table, element)));
+        break;
+      }
+      case 'memory-fill': {
+        const memory = d.imm0;
+        replace(at, stubs.index(`mf${memory}`, () => memoryFillStub(c, memory)));
+        break;
+      }
+      case 'memory-copy': {
+        const [dst, src] = [d.imm0, d.imm1];
+        replace(at, stubs.index(`mc${dst},${src}`, () => memoryCopyStub(c, dst, src)));
+        break;
+      }
+      case 'memory-init': {
+        const [segment, memory] = [d.imm0, d.imm1];
+        replace(at, stubs.index(`mi${segment},${memory}`, () => memoryInitStub(c, segment, memory)));
+        break;
+      }
+      case 'table-fill': {
+        const table = d.imm0;
+        const element = tableElement(facts, table);
+        replace(at, stubs.index(`tf${table}`, () => tableFillStub(c, table, element)));
+        break;
+      }
+      case 'table-copy': {
+        const [dst, src] = [d.imm0, d.imm1];
+        tableElement(facts, dst);
+        replace(at, stubs.index(`tc${dst},${src}`, () => tableCopyStub(c, dst, src)));
+        break;
+      }
+      case 'table-init': {
+        const [segment, table] = [d.imm0, d.imm1];
+        tableElement(facts, table);
+        replace(at, stubs.index(`ti${segment},${table}`, () => tableInitStub(c, segment, table)));
+        break;
+      }
       case 'plain':
         break;
     }
   }
   if (r.offset !== end) throw new MeterError('a function body has bytes after its end');
+  return { start, end, entryExtra: Math.ceil(locals / LOCALS_PER_UNIT), segments, replacements };
+}
 
-  const inserts: Array<{ readonly at: number; readonly code: number[] }> = [];
-  for (const segment of segments) {
-    if (segment.check) inserts.push({ at: segment.at, code: checkCode(fuel, segment.count + CHARGE_POINT_UNITS) });
-    else if (segment.count > 0 && !segment.dead) inserts.push({ at: segment.at, code: decrementCode(fuel, segment.count) });
+interface BodyCode {
+  readonly chunks: Uint8Array[];
+  readonly size: number;
+  readonly chargePoints: number;
+}
+
+/** The rewritten body of a scanned function: its charges inserted, its replaced instructions swapped for stub calls. */
+function emitBody(bytes: Uint8Array, plan: BodyPlan, c: StubContext, ehEntry: number): BodyCode {
+  const edits: Array<{ readonly at: number; readonly end: number; readonly code: number[] }> = [];
+  let first = true;
+  for (const segment of plan.segments) {
+    if (segment.check) {
+      const extra = first ? plan.entryExtra + ehEntry : 0;
+      edits.push({ at: segment.at, end: segment.at, code: checkCode(c, segment.count + CHARGE_POINT_UNITS + extra) });
+    } else if (segment.count > 0 && !segment.dead) {
+      edits.push({ at: segment.at, end: segment.at, code: decrementCode(c, segment.count) });
+    }
+    first = false;
   }
-  for (const at of bulk) inserts.push({ at, code: [...bulkCall] });
-  // A stable sort: where a segment starts with a bulk instruction (its operands are block
-  // parameters), the segment's charge goes first, the bulk call right before the instruction.
-  inserts.sort((a, b) => a.at - b.at);
+  const chargePoints = edits.length;
+  for (const replacement of plan.replacements) edits.push({ at: replacement.at, end: replacement.end, code: [0x10, ...uleb(replacement.stub)] });
+  // A stable sort: where a segment starts with a replaced instruction (its operands are block
+  // parameters), the segment's charge goes first, the stub call in place of the instruction.
+  edits.sort((a, b) => a.at - b.at);
   const chunks: Uint8Array[] = [];
   let size = 0;
-  let from = start;
-  for (const insert of inserts) {
-    chunks.push(bytes.subarray(from, insert.at));
-    size += insert.at - from;
-    const code = new Uint8Array(insert.code);
+  let from = plan.start;
+  for (const edit of edits) {
+    chunks.push(bytes.subarray(from, edit.at));
+    size += edit.at - from;
+    const code = new Uint8Array(edit.code);
     chunks.push(code);
     size += code.length;
-    from = insert.at;
+    from = edit.end;
   }
-  chunks.push(bytes.subarray(from, end));
-  size += end - from;
-  return { chunks, size, chargePoints: inserts.length - bulk.length, bulkOps: bulk.length };
+  chunks.push(bytes.subarray(from, plan.end));
+  size += plan.end - from;
+  return { chunks, size, chargePoints };
 }
 
 function concat(chunks: readonly Uint8Array[], size?: number): Uint8Array {
@@ -317,11 +350,16 @@ function section(id: number, content: readonly Uint8Array[]): Uint8Array[] {
 }
 
 /** A vector section's content with `extra` entries appended (the count re-encoded). */
-function appendEntries(bytes: Uint8Array, s: Section | undefined, extra: readonly number[][]): Uint8Array[] {
+function appendEntries(bytes: Uint8Array, s: Section | undefined, extra: readonly (readonly number[])[]): Uint8Array[] {
   if (s === undefined) return [new Uint8Array([...uleb(extra.length), ...extra.flat()])];
   const r = new Reader(bytes, s.contentStart);
   const count = r.u32();
   return [new Uint8Array(uleb(count + extra.length)), bytes.subarray(r.offset, s.end), new Uint8Array(extra.flat())];
+}
+
+function exportEntry(name: string, kind: number, index: number): number[] {
+  const encoded = new TextEncoder().encode(name);
+  return [...uleb(encoded.length), ...encoded, kind, ...uleb(index)];
 }
 
 /**
@@ -333,57 +371,71 @@ export function instrumentModule(bytes: Uint8Array): Instrumented {
   if (bytes.length < 8 || header.some((b, i) => bytes[i] !== b)) throw new MeterError('not a core WebAssembly module');
   const all = sections(bytes);
   const facts = readFacts(bytes, all);
-  const fuelIndex = facts.importedGlobals + facts.globals;
-  const fuel = uleb(fuelIndex);
-  const bulkFunction = facts.importedFunctions + facts.functions;
-  const bulkCall = [0x10, ...uleb(bulkFunction)];
+  const taken = facts.exportNames.find((n) => n.startsWith('__basis_'));
+  if (taken !== undefined) throw new MeterError(`it already exports ${taken}, a name the meter uses`);
   const find = (id: number): Section | undefined => all.find((s) => s.id === id);
 
-  // The code section, rewritten function by function.
+  const fuelIndex = facts.importedGlobals + facts.globals;
+  const hostTable = facts.tables.length;
+  const refuel = facts.importedFunctions + facts.functionTypes.length;
+  const context: StubContext = { fuel: uleb(fuelIndex), hostTable, firstType: facts.typeParams.length, refuel };
+  const stubs = new Stubs(context, refuel + 1);
+
+  // The code section: every body scanned, then rewritten once the module is known to throw or not.
   let chargePoints = 0;
-  let bulkOps = 0;
-  let code: Uint8Array[] | undefined;
   const codeSection = find(SECTION.code);
+  const plans: BodyPlan[] = [];
+  const eh = { found: facts.tags, drops: false };
   if (codeSection !== undefined) {
     const r = new Reader(bytes, codeSection.contentStart);
     const count = r.u32();
-    const bodies: Uint8Array[] = [];
+    if (count !== facts.functionTypes.length) throw new MeterError('the code and function sections disagree');
     for (let i = 0; i < count; i++) {
       const size = r.u32();
       const start = r.offset;
       r.skip(size);
-      const body = instrumentBody(bytes, start, r.offset, fuel, bulkCall);
-      bodies.push(new Uint8Array(uleb(body.size)));
-      for (const chunk of body.chunks) bodies.push(chunk);
-      chargePoints += body.chargePoints;
-      bulkOps += body.bulkOps;
+      const params = facts.typeParams[facts.functionTypes[i] ?? -1];
+      if (params === undefined) throw new MeterError(`function ${i} has a type that does not exist`);
+      plans.push(scanBody(bytes, start, r.offset, params, facts, stubs, eh));
     }
     if (r.offset !== codeSection.end) throw new MeterError('the code section has trailing bytes');
-    const extra: Uint8Array[] = [];
-    if (bulkOps > 0) {
-      // (func (param $n i32) (result i32): fuel -= n >> shift; trap below zero; n)
-      const body = [
-        0x00,
-        0x23, ...fuel, 0x20, 0x00, 0xad, 0x42, ...sleb(BigInt(BULK_UNITS_SHIFT)), 0x88, 0x7d, 0x24, ...fuel,
-        0x23, ...fuel, 0x42, 0x00, 0x53, 0x04, 0x40, 0x00, 0x0b,
-        0x20, 0x00, 0x0b,
-      ];
-      extra.push(new Uint8Array(withSize(body)));
-    }
-    // (Array#concat, not spread: a large guest has hundreds of thousands of chunks.)
-    const head: Uint8Array[] = [new Uint8Array(uleb(count + extra.length))];
-    code = head.concat(bodies, extra);
   }
+  const ehEntry = eh.found ? EH_ENTRY_UNITS : 0;
+  const bodies: Uint8Array[] = [];
+  for (const plan of plans) {
+    const body = emitBody(bytes, plan, context, ehEntry);
+    bodies.push(new Uint8Array(uleb(body.size)));
+    for (const chunk of body.chunks) bodies.push(chunk);
+    chargePoints += body.chargePoints;
+  }
+  const extraBodies = [refuelBody(context), ...stubs.list.map((s) => s.body)];
+  // (Array#concat, not spread: a large guest has hundreds of thousands of chunks.)
+  const head: Uint8Array[] = [new Uint8Array(uleb(plans.length + extraBodies.length))];
+  const code = head.concat(bodies, extraBodies);
+
+  const firstType = facts.typeParams.length;
+  const exports: number[][] = [exportEntry(FUEL_EXPORT, 0x03, fuelIndex), exportEntry(HOST_TABLE_EXPORT, 0x01, hostTable)];
+  for (let m = 0; m < facts.memories; m++) exports.push(exportEntry(`${MEMORY_EXPORT_PREFIX}${m}`, 0x02, m));
+  facts.tables.forEach((element, t) => exports.push(exportEntry(tableExportName(t, element), 0x01, t)));
+  if (facts.start !== undefined) exports.push(exportEntry(START_EXPORT, 0x00, facts.start));
+  let flags = eh.drops ? STATE_FLAG.drops : 0;
+  for (const [index, type] of facts.mutableGlobals) {
+    if (type === 0x7b) flags |= STATE_FLAG.v128Global;
+    else exports.push(exportEntry(`${GLOBAL_EXPORT_PREFIX}${index}`, 0x03, index));
+  }
+  const flagsIndex = fuelIndex + 1;
+  exports.push(exportEntry(FLAGS_EXPORT, 0x03, flagsIndex));
 
   const replaced = new Map<number, Uint8Array[]>();
-  if (code !== undefined) replaced.set(SECTION.code, code);
-  if (bulkOps > 0) {
-    replaced.set(SECTION.type, appendEntries(bytes, find(SECTION.type), [[0x60, 0x01, 0x7f, 0x01, 0x7f]]));
-    replaced.set(SECTION.function, appendEntries(bytes, find(SECTION.function), [uleb(facts.types)]));
-  }
-  replaced.set(SECTION.global, appendEntries(bytes, find(SECTION.global), [[0x7e, 0x01, 0x42, ...sleb(INSTANTIATION_FUEL), 0x0b]]));
-  const name = new TextEncoder().encode(FUEL_EXPORT);
-  replaced.set(SECTION.export, appendEntries(bytes, find(SECTION.export), [[...uleb(name.length), ...name, 0x03, ...fuel]]));
+  replaced.set(SECTION.code, code);
+  replaced.set(SECTION.type, appendEntries(bytes, find(SECTION.type), appendedTypes()));
+  replaced.set(SECTION.function, appendEntries(bytes, find(SECTION.function), [uleb(firstType), ...stubs.list.map((s) => uleb(firstType + s.type))]));
+  // The host table: funcref, exactly HOST_SLOTS entries.
+  replaced.set(SECTION.table, appendEntries(bytes, find(SECTION.table), [[FUNCREF, 0x01, ...uleb(HOST_SLOTS), ...uleb(HOST_SLOTS)]]));
+  // The counter starts empty: the first check of a call asks the host, which set the deadline.
+  replaced.set(SECTION.global, appendEntries(bytes, find(SECTION.global), [[0x7e, 0x01, 0x42, 0x00, 0x0b], [0x7f, 0x00, 0x41, ...sleb(BigInt(flags)), 0x0b]]));
+  replaced.set(SECTION.export, appendEntries(bytes, find(SECTION.export), exports));
+  const removed = new Set<number>([SECTION.start]);
 
   const out: Uint8Array[] = [bytes.subarray(0, 8)];
   const written = new Set<number>();
@@ -400,6 +452,7 @@ export function instrumentModule(bytes: Uint8Array): Instrumented {
   };
   for (const s of all) {
     if (s.id !== SECTION.custom) writeMissingBefore(s.id);
+    if (removed.has(s.id)) continue;
     const content = replaced.get(s.id);
     if (content === undefined || s.id === SECTION.custom) {
       out.push(bytes.subarray(s.start, s.end));
@@ -409,5 +462,7 @@ export function instrumentModule(bytes: Uint8Array): Instrumented {
     }
   }
   writeMissingBefore(-1);
-  return { bytes: concat(out), chargePoints, bulkOps };
+  return { bytes: concat(out), chargePoints, bulkOps: stubs.list.length };
 }
+
+export { EXTERNREF, FUNCREF };

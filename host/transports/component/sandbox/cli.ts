@@ -10,6 +10,7 @@ import type * as WasiTerminalStdin from '../generated/interfaces/wasi-cli-termin
 import type * as WasiTerminalStdout from '../generated/interfaces/wasi-cli-terminal-stdout.js';
 import { InputStream, OutputStream } from './io.js';
 import type { LogBuffer } from './log-buffer.js';
+import type { ResourceLedger } from './resources.js';
 import { GuestExit } from './wasi-error.js';
 
 /** What a guest's `wasi:cli` shows it: only what was granted, never the host's. */
@@ -26,7 +27,7 @@ class TerminalOutput {}
  * arguments, no working directory, stdin at end of stream, stdout/stderr into capped buffers, no
  * terminals, and exit as a failure of the call instead of the host's `process.exit`.
  */
-export function createCli(grants: CliGrants, logs: { readonly stdout: LogBuffer; readonly stderr: LogBuffer }) {
+export function createCli(grants: CliGrants, logs: { readonly stdout: LogBuffer; readonly stderr: LogBuffer }, ledger: ResourceLedger) {
   const environment = {
     getEnvironment: () => grants.env.map(([k, v]): [string, string] => [k, v]),
     getArguments: () => [],
@@ -42,9 +43,10 @@ export function createCli(grants: CliGrants, logs: { readonly stdout: LogBuffer;
     },
   } satisfies typeof WasiExit;
 
-  const stdin = { getStdin: () => new InputStream() } satisfies typeof WasiStdin;
-  const stdout = { getStdout: () => new OutputStream((bytes) => logs.stdout.write(bytes)) } satisfies typeof WasiStdout;
-  const stderr = { getStderr: () => new OutputStream((bytes) => logs.stderr.write(bytes)) } satisfies typeof WasiStderr;
+  // The standard streams are the instance's: guests fetch them once and keep them across calls.
+  const stdin = { getStdin: () => ledger.track(new InputStream(), 'instance') } satisfies typeof WasiStdin;
+  const stdout = { getStdout: () => ledger.track(new OutputStream((bytes) => logs.stdout.write(bytes)), 'instance') } satisfies typeof WasiStdout;
+  const stderr = { getStderr: () => ledger.track(new OutputStream((bytes) => logs.stderr.write(bytes)), 'instance') } satisfies typeof WasiStderr;
 
   return {
     environment,

@@ -3,6 +3,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type * as WasiPreopens from '../generated/interfaces/wasi-filesystem-preopens.js';
 import type * as WasiFs from '../generated/interfaces/wasi-filesystem-types.js';
 import { InputStream, own, type ByteSource } from './io.js';
+import { released, type ResourceLedger, type ResourceScope } from './resources.js';
 import { wasiErr } from './wasi-error.js';
 
 /*
@@ -62,6 +63,8 @@ interface DescriptorState {
   /** For files: the open fd (read-only). */
   fd: number | undefined;
   readonly files: OpenFiles;
+  /** Where the descriptors and streams handed out for it are counted. */
+  readonly ledger: ResourceLedger;
 }
 
 // State lives outside the objects the guest's glue holds: the WIT resource classes take no
@@ -143,7 +146,8 @@ class Descriptor {
   readViaStream(offset: bigint): WasiFs.InputStream {
     const state = stateOf(this);
     if (state.kind !== 'regular-file') wasiErr<ErrorCode>('is-directory');
-    return new InputStream(fileSource(state, offset));
+    const stream = new InputStream(fileSource(state, offset));
+    return state.ledger.track(stream, 'call', () => stream.close());
   }
   writeViaStream(_offset: bigint): WasiFs.OutputStream {
     return readOnly();
@@ -191,7 +195,7 @@ class Descriptor {
     } catch (error) {
       return fsErr(error);
     }
-    return new DirectoryEntryStream(entries.map((e) => ({ type: typeOf(e), name: e.name })));
+    return state.ledger.track(new DirectoryEntryStream(entries.map((e) => ({ type: typeOf(e), name: e.name }))), 'call');
   }
   sync(): void {}
   createDirectoryAt(_path: string): void {
@@ -231,16 +235,17 @@ class Descriptor {
     } catch (error) {
       return fsErr(error);
     }
-    if (stats.isDirectory()) return createDescriptor({ root: dir.root, path: real, kind: 'directory', fd: undefined, files: dir.files });
+    if (stats.isDirectory()) return createDescriptor({ root: dir.root, path: real, kind: 'directory', fd: undefined, files: dir.files, ledger: dir.ledger }, 'call');
     if (openFlags.directory === true) return wasiErr<ErrorCode>('not-directory');
     if (!stats.isFile()) return wasiErr<ErrorCode>('not-permitted');
+    dir.ledger.ensureRoom(); // before a host file descriptor is opened
     let fd: number;
     try {
       fd = dir.files.open(real);
     } catch (error) {
       return fsErr(error);
     }
-    return createDescriptor({ root: dir.root, path: real, kind: 'regular-file', fd, files: dir.files });
+    return createDescriptor({ root: dir.root, path: real, kind: 'regular-file', fd, files: dir.files, ledger: dir.ledger }, 'call');
   }
   readlinkAt(_path: string): string {
     // A link's target names host paths; the guest has no use for them.
@@ -269,11 +274,9 @@ class Descriptor {
     return hashOf(statSync(resolveAt(stateOf(this), path)));
   }
   [Symbol.dispose](): void {
+    released(this);
     const state = states.get(this);
-    if (state?.fd !== undefined) {
-      state.files.close(state.fd);
-      state.fd = undefined;
-    }
+    if (state !== undefined) closeFile(state);
   }
 }
 
@@ -281,10 +284,17 @@ function hashOf(stats: Stats): WasiFs.MetadataHashValue {
   return { lower: BigInt(stats.ino), upper: BigInt(stats.dev) };
 }
 
-function createDescriptor(state: DescriptorState): Descriptor {
+function closeFile(state: DescriptorState): void {
+  if (state.fd === undefined) return;
+  state.files.close(state.fd);
+  state.fd = undefined;
+}
+
+/** A descriptor for `state`, counted in its ledger (closing it releases its file descriptor). */
+function createDescriptor(state: DescriptorState, scope: ResourceScope): Descriptor {
   const descriptor = new Descriptor();
   states.set(descriptor, state);
-  return descriptor;
+  return state.ledger.track(descriptor, scope, () => closeFile(state));
 }
 
 /** `wasi:filesystem/types.directory-entry-stream` over a listing taken when it was opened. */
@@ -296,24 +306,27 @@ class DirectoryEntryStream {
   readDirectoryEntry(): WasiFs.DirectoryEntry | undefined {
     return this.#entries.shift();
   }
+  [Symbol.dispose](): void {
+    released(this);
+  }
 }
 
 /** A read-only directory grant: guest path → real host directory (resolved and checked by the host). */
 export type ReadOnlyDir = readonly [guestPath: string, hostDir: string];
 
 /** `wasi:filesystem` over the granted directories (none by default). */
-export function createFilesystem(dirs: readonly ReadOnlyDir[], files: OpenFiles) {
+export function createFilesystem(dirs: readonly ReadOnlyDir[], files: OpenFiles, ledger: ResourceLedger) {
   const types = {
     Descriptor,
     DirectoryEntryStream,
     filesystemErrorCode: () => undefined,
   } satisfies typeof WasiFs;
   const preopens = {
-    // Fresh descriptors per call: the guest owns (and may drop) what it is given.
+    // Fresh descriptors each time, the instance's own (guests fetch them once and keep them).
     getDirectories: (): Array<[WasiFs.Descriptor, string]> =>
       dirs.map(([guestPath, hostDir]) => {
         const root = realpathSync(hostDir);
-        return [createDescriptor({ root, path: root, kind: 'directory', fd: undefined, files }), guestPath];
+        return [createDescriptor({ root, path: root, kind: 'directory', fd: undefined, files, ledger }, 'instance'), guestPath];
       }),
   } satisfies typeof WasiPreopens;
   return { types, preopens };

@@ -6,6 +6,7 @@ import { OpenFiles, createFilesystem, type ReadOnlyDir } from './filesystem.js';
 import { createIoPoll, ioError, ioStreams, sleepUntil, type Sleeper } from './io.js';
 import { LogBuffer } from './log-buffer.js';
 import { randomInsecure, randomInsecureSeed, randomRandom } from './random.js';
+import { ResourceLedger, type CallResources } from './resources.js';
 
 /**
  * jco's glue looks WASI imports up without their version (`wasi:cli/stdout`) and everything else with
@@ -43,7 +44,9 @@ export interface Sandbox {
   readonly imports: SandboxImports;
   /** What the guest wrote since the last take, capped; empty streams are left out. */
   takeLogs(): HookLogs;
-  /** Close what the guest left open (files); the instance is being discarded. */
+  /** The call is over: close what it opened and left open (see resources.ts). */
+  endCall(): CallResources;
+  /** Close everything the guest holds; the instance is being discarded. */
   dispose(): void;
 }
 
@@ -58,8 +61,9 @@ export function createSandbox(config: SandboxConfig, host: SandboxHost = {}): Sa
   const sleep = host.sleep ?? sleepUntil;
   const logs = { stdout: new LogBuffer(config.maxLogBytes), stderr: new LogBuffer(config.maxLogBytes) };
   const files = new OpenFiles();
-  const cli = createCli({ env: config.env }, logs);
-  const fs = createFilesystem(config.readOnlyDirs, files);
+  const ledger = new ResourceLedger();
+  const cli = createCli({ env: config.env }, logs, ledger);
+  const fs = createFilesystem(config.readOnlyDirs, files, ledger);
   const imports: SandboxImports = {
     // Types only: nothing to supply, but the key must exist for glue that asks for it.
     'basis:hook/types@1.0.0': {},
@@ -73,7 +77,7 @@ export function createSandbox(config: SandboxConfig, host: SandboxHost = {}): Sa
     'wasi:cli/terminal-stdin': cli.terminalStdin,
     'wasi:cli/terminal-stdout': cli.terminalStdout,
     'wasi:cli/terminal-stderr': cli.terminalStderr,
-    'wasi:clocks/monotonic-clock': createMonotonicClock(sleep),
+    'wasi:clocks/monotonic-clock': createMonotonicClock(sleep, ledger),
     'wasi:clocks/wall-clock': wallClock,
     'wasi:filesystem/preopens': fs.preopens,
     'wasi:filesystem/types': fs.types,
@@ -91,7 +95,11 @@ export function createSandbox(config: SandboxConfig, host: SandboxHost = {}): Sa
       const stderr = logs.stderr.take();
       return { ...(stdout === undefined ? {} : { stdout }), ...(stderr === undefined ? {} : { stderr }) };
     },
+    endCall() {
+      return ledger.endCall();
+    },
     dispose() {
+      ledger.closeAll();
       files.closeAll();
     },
   };

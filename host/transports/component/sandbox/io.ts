@@ -1,6 +1,7 @@
 import type * as WasiIoError from '../generated/interfaces/wasi-io-error.js';
 import type * as WasiIoPoll from '../generated/interfaces/wasi-io-poll.js';
 import type * as WasiIoStreams from '../generated/interfaces/wasi-io-streams.js';
+import { ledgerOf, released } from './resources.js';
 import { wasiErr } from './wasi-error.js';
 
 /*
@@ -58,6 +59,15 @@ export class Pollable {
   get readyAt(): bigint | undefined {
     return this.#readyAt;
   }
+  [Symbol.dispose](): void {
+    released(this);
+  }
+}
+
+/** A pollable subscribed through `owner`, counted in the owner's sandbox. */
+function subscribed(owner: object): Pollable {
+  const pollable = new Pollable();
+  return ledgerOf(owner)?.track(pollable, 'call') ?? pollable;
 }
 
 /**
@@ -122,9 +132,14 @@ export class InputStream {
     return this.skip(len);
   }
   subscribe(): Pollable {
-    return new Pollable();
+    return subscribed(this);
   }
   [Symbol.dispose](): void {
+    released(this);
+    this.close();
+  }
+  /** No more bytes: what the guest reads from now on is end of stream. */
+  close(): void {
     this.#source?.close?.();
     this.#source = undefined;
   }
@@ -163,7 +178,10 @@ export class OutputStream {
     this.flush();
   }
   subscribe(): Pollable {
-    return new Pollable();
+    return subscribed(this);
+  }
+  [Symbol.dispose](): void {
+    released(this);
   }
   writeZeroes(len: bigint): void {
     this.#write(new Uint8Array(Number(len < WRITE_PERMIT ? len : WRITE_PERMIT)));

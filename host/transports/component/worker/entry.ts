@@ -1,7 +1,8 @@
 /**
- * A guest worker: instantiates one component (modules compiled by the host, posted in `init`) with its
- * sandbox and answers `invoke` messages one at a time. The host terminates it to stop a guest that
- * does not return. Started from TypeScript under tsx in development, from dist/ when built.
+ * A guest worker: instantiates one component (modules compiled and instrumented by the host, posted in
+ * `init`) with its sandbox, metered like in-thread instances, and answers `invoke` messages one at a
+ * time. The host also terminates it if a call outlives its deadline by more than a grace period.
+ * Started from TypeScript under tsx in development, from dist/ when built.
  */
 import { parentPort } from 'node:worker_threads';
 import { HostToWorker, type InitMessage, type WorkerToHost } from '../messages.js';
@@ -22,8 +23,9 @@ let guest: GuestInstance | undefined;
 
 async function start(init: InitMessage): Promise<void> {
   try {
-    guest = new GuestInstance(init, asGlue(await import(init.glueUrl)));
-    await guest.restart();
+    const { type: _type, glueUrl, ...spec } = init;
+    guest = new GuestInstance(spec, asGlue(await import(glueUrl)));
+    guest.start();
     post({ type: 'ready' });
   } catch (error) {
     post({ type: 'init-failed', message: `cannot instantiate the component: ${describe(error)}` });
@@ -41,20 +43,12 @@ async function handle(raw: unknown): Promise<void> {
     await start(message);
     return;
   }
-  if (guest === undefined || !guest.alive) throw new Error('guest worker: invoke before the instance is ready');
+  if (guest === undefined) throw new Error('guest worker: invoke before the instance is ready');
+  // A call after a discarded instance makes a fresh one first, within the call's own deadline.
   post({ ...guest.call(message.request), id: message.id });
-  if (!guest.alive) {
-    try {
-      await guest.restart();
-      post({ type: 'ready' });
-    } catch (error) {
-      post({ type: 'init-failed', message: `cannot re-instantiate the component: ${describe(error)}` });
-    }
-  }
 }
 
-// One message at a time, in order: the host sends an invoke only to a ready worker, and a restart
-// after a trap must finish before the next call runs.
+// One message at a time, in order: the host sends an invoke only to an idle worker.
 let queue = Promise.resolve();
 port.on('message', (raw: unknown) => {
   queue = queue

@@ -1,0 +1,112 @@
+import { FLAGS_EXPORT, GLOBAL_EXPORT_PREFIX } from './meter/instrument.js';
+import { Wasm, WASM_PAGE_BYTES, type WasmGlobal, type WasmInstance, type WasmMemory, type WasmTable } from './wasm-api.js';
+
+/**
+ * When a component instance's state is reset between calls (the `state` option):
+ * - `per_tenant` (default): before a call whose tenant — the request's (`workspace`, `agent_id`) —
+ *   differs from the previous call's, so nothing one tenant's call left behind is visible to another
+ *   tenant's; a runtime serving one agent never pays for it;
+ * - `per_call`: before every call (but the first on a fresh instance), so no call sees another's;
+ * - `shared`: never — one instance serves every caller and keeps what it keeps until it traps (the
+ *   behaviour before this option existed; only for guests trusted to keep no secrets).
+ */
+export type StatePolicy = 'per_call' | 'per_tenant' | 'shared';
+
+export const STATE_POLICIES: readonly StatePolicy[] = ['per_call', 'per_tenant', 'shared'];
+
+interface MemoryImage {
+  readonly memory: WasmMemory;
+  readonly bytes: number;
+  /** The memory's pages as they were, `undefined` for a page of zeroes. */
+  readonly pages: ReadonlyArray<Uint8Array | undefined>;
+}
+
+interface TableImage {
+  readonly table: WasmTable;
+  readonly elements: readonly unknown[];
+}
+
+interface GlobalImage {
+  readonly global: WasmGlobal;
+  readonly value: unknown;
+}
+
+const ZERO_PAGE = Buffer.alloc(WASM_PAGE_BYTES);
+
+/** A page of zeroes? (A native comparison: a snapshot is taken at every instantiation.) */
+function isZero(page: Uint8Array): boolean {
+  return Buffer.from(page.buffer, page.byteOffset, page.byteLength).equals(ZERO_PAGE);
+}
+
+/**
+ * A component instance as it was just after instantiation: every linear memory (its zero pages left
+ * out), every table's elements and every mutable global, of every core instance. {@link restore}
+ * puts them back in place — unless something cannot be put back through the JavaScript API (a memory
+ * or table that grew cannot shrink, a dropped segment cannot be undropped, a `v128` global cannot be
+ * written), in which case it says so and the caller makes a fresh instance instead.
+ */
+export class StateSnapshot {
+  readonly #memories: MemoryImage[] = [];
+  readonly #tables: TableImage[] = [];
+  readonly #globals: GlobalImage[] = [];
+  readonly #restorable: boolean;
+
+  /** Take the snapshot of the core instances of one component instance (after instantiation, before any call). */
+  constructor(instances: readonly WasmInstance[]) {
+    const memories = new Set<WasmMemory>();
+    const tables = new Set<WasmTable>();
+    let restorable = true;
+    for (const instance of instances) {
+      for (const [name, value] of Object.entries(instance.exports)) {
+        if (value instanceof Wasm.Memory) memories.add(value);
+        else if (value instanceof Wasm.Table) tables.add(value);
+        else if (name.startsWith(GLOBAL_EXPORT_PREFIX) && value instanceof Wasm.Global) this.#globals.push({ global: value, value: value.value });
+        else if (name === FLAGS_EXPORT && value instanceof Wasm.Global && value.value !== 0) restorable = false;
+      }
+    }
+    for (const memory of memories) {
+      const view = new Uint8Array(memory.buffer);
+      const pages: Array<Uint8Array | undefined> = [];
+      for (let at = 0; at < view.byteLength; at += WASM_PAGE_BYTES) {
+        const page = view.subarray(at, at + WASM_PAGE_BYTES);
+        pages.push(isZero(page) ? undefined : page.slice());
+      }
+      this.#memories.push({ memory, bytes: view.byteLength, pages });
+    }
+    for (const table of tables) {
+      const elements: unknown[] = [];
+      for (let i = 0; i < table.length; i++) elements.push(table.get(i));
+      this.#tables.push({ table, elements });
+    }
+    this.#restorable = restorable;
+  }
+
+  /** Host memory the snapshot holds, in bytes. */
+  get bytes(): number {
+    return this.#memories.reduce((n, m) => n + m.pages.filter((p) => p !== undefined).length * WASM_PAGE_BYTES, 0);
+  }
+
+  /**
+   * Put the instance back as it was. False (and nothing written) when it cannot be: the caller must
+   * make a fresh instance.
+   */
+  restore(): boolean {
+    if (!this.#restorable) return false;
+    for (const image of this.#memories) if (image.memory.buffer.byteLength !== image.bytes) return false;
+    for (const image of this.#tables) if (image.table.length !== image.elements.length) return false;
+    for (const image of this.#memories) {
+      const view = new Uint8Array(image.memory.buffer);
+      image.pages.forEach((page, i) => {
+        const at = i * WASM_PAGE_BYTES;
+        if (page === undefined) view.fill(0, at, at + WASM_PAGE_BYTES);
+        else view.set(page, at);
+      });
+    }
+    for (const image of this.#tables) {
+      const { table, elements } = image;
+      for (let i = 0; i < elements.length; i++) if (table.get(i) !== elements[i]) table.set(i, elements[i]);
+    }
+    for (const image of this.#globals) image.global.value = image.value;
+    return true;
+  }
+}
