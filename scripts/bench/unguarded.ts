@@ -110,8 +110,8 @@ async function loadFallback(path: string, cacheDir: string, request: HookRequest
 }
 
 async function transpileInto(component: Uint8Array, dir: string): Promise<void> {
-  const { transpile } = await import('@bytecodealliance/jco');
-  const result = await transpile(component, { name: 'hook', instantiation: 'async', base64Cutoff: 0, noTypescript: true, quiet: true });
+  const { transpileBytes } = await import('@bytecodealliance/jco-transpile');
+  const result = await transpileBytes(component, { name: 'hook', instantiation: 'async', base64Cutoff: 0, emitTypescriptDeclarations: false, noComponentErrorWrapping: false });
   const tmp = `${dir}.tmp-${process.pid}`;
   await rm(tmp, { recursive: true, force: true });
   await mkdir(tmp, { recursive: true });

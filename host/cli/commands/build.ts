@@ -57,14 +57,16 @@ export const buildCommand: Command = {
       process.stderr.write(text);
       return code;
     }
-    const imports = result.info.imports.filter((i) => !i.startsWith('basis:hook/types@'));
+    // The CLI always verifies, so the loader's view of the component is there.
+    const info = result.info ?? { handler: 'unverified', imports: [] };
+    const imports = info.imports.filter((i) => !i.startsWith('basis:hook/types@'));
     if (json === true) {
-      await write(process.stdout, `${JSON.stringify({ ok: true, out: result.out, lang: result.manifest.lang, size: result.size, sha256: result.sha256, handler: result.info.handler, imports: result.info.imports, wasi_adapter: result.wasi_adapter, ms: Math.round(result.ms), steps: result.steps.map((s) => ({ step: s.step, ms: Math.round(s.ms) })) })}\n`);
+      await write(process.stdout, `${JSON.stringify({ ok: true, out: result.out, lang: result.manifest.lang, size: result.size, sha256: result.sha256, handler: info.handler, imports: info.imports, wasi_adapter: result.wasi_adapter, ms: Math.round(result.ms), steps: result.steps.map((s) => ({ step: s.step, ms: Math.round(s.ms) })) })}\n`);
     } else {
       const shown = relative(process.cwd(), result.out) || result.out;
       await write(
         process.stdout,
-        `built ${shown} (${kb(result.size)}, ${result.info.handler}, imports: ${imports.length === 0 ? 'none' : imports.join(', ')}) in ${(result.ms / 1000).toFixed(1)} s\n` +
+        `built ${shown} (${kb(result.size)}, ${info.handler}, imports: ${imports.length === 0 ? 'none' : imports.join(', ')}) in ${(result.ms / 1000).toFixed(1)} s\n` +
           `sha256 ${result.sha256}\n`,
       );
     }
