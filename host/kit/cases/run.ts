@@ -21,6 +21,9 @@ export type CaseResult =
       /** False when the hook's tool matcher did not select the call (config hooks only). */
       readonly ran: boolean;
       readonly ms: number;
+      /** What the hook wrote to stdout (a component guest) and stderr during the case, as the trail keeps it. */
+      readonly stdout?: string;
+      readonly stderr?: string;
     }
   | { readonly name: string; readonly line: number; readonly status: 'skip'; readonly reason: string }
   | { readonly name: string; readonly line: number; readonly status: 'error'; readonly reason: string };
@@ -92,6 +95,7 @@ async function runOne(target: OpenedTarget, c: LocatedCase['case'], line: number
   const ms = performance.now() - started;
   const answered = actualOf(outcome, hook.name);
   const actual: Actual = answered ?? { decision: 'allow' };
+  const entry = outcome.trail.find((e) => e.hook === hook.name);
   return {
     name: c.name,
     line,
@@ -102,5 +106,7 @@ async function runOne(target: OpenedTarget, c: LocatedCase['case'], line: number
     actual: comparable(actual, c.expect),
     ran: answered !== undefined,
     ms,
+    ...(entry?.stdout === undefined ? {} : { stdout: entry.stdout }),
+    ...(entry?.stderr === undefined ? {} : { stderr: entry.stderr }),
   };
 }
