@@ -1,11 +1,14 @@
 /**
  * Committed prebuilt components for guests whose toolchain is not on npm (C, Rust): copied into
- * build/ on machines without the toolchain, refreshed from a real build with `--update-prebuilt`.
+ * build/ on machines without the toolchain, refreshed from a real build with
+ * `npm run build-guests -- c rust --update-prebuilt`.
  * A manifest records the source hash each copy was built from, so a test can fail when they drift.
  */
-import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import type { GuestBuildContext } from './types.js';
+import { ROOT } from './catalog.js';
+
+type Log = (message: string) => void;
 
 /** For each output (`guard`, `std/guard`...), the source hash it was built from; and the compiler. */
 export interface PrebuiltManifest {
@@ -25,14 +28,14 @@ export async function wasmFiles(dir: string): Promise<string[]> {
 }
 
 /** No toolchain: copy the committed prebuilt components into build/ (no stamps: a real build replaces them). */
-export async function copyPrebuilt(prebuiltDir: string, buildDir: string, label: string, context: GuestBuildContext): Promise<void> {
+export async function copyPrebuilt(prebuiltDir: string, buildDir: string, log: Log): Promise<void> {
   for (const file of await wasmFiles(prebuiltDir)) {
     const to = join(buildDir, file);
     await mkdir(dirname(to), { recursive: true });
     await rm(`${to}.stamp`, { force: true });
     await cp(join(prebuiltDir, file), to);
   }
-  context.log(`copied the prebuilt ${label} components from ${relative(context.root, prebuiltDir)}/`);
+  log(`copied the prebuilt components from ${relative(ROOT, prebuiltDir)}/`);
 }
 
 /** One freshly built output to commit: its key in the manifest, where it was built, its source hash. */
@@ -43,7 +46,7 @@ export interface PrebuiltEntry {
 }
 
 /** Replace prebuilt/ with the current build outputs and record their source hashes. */
-export async function updatePrebuilt(prebuiltDir: string, compiler: string, entries: readonly PrebuiltEntry[], context: GuestBuildContext): Promise<void> {
+export async function updatePrebuilt(prebuiltDir: string, compiler: string, entries: readonly PrebuiltEntry[], log: Log): Promise<void> {
   await rm(prebuiltDir, { recursive: true, force: true });
   const guests: Record<string, string> = {};
   for (const entry of entries) {
@@ -54,11 +57,5 @@ export async function updatePrebuilt(prebuiltDir: string, compiler: string, entr
   }
   const manifest: PrebuiltManifest = { compiler, guests };
   await writeFile(manifestPath(prebuiltDir), `${JSON.stringify(manifest, null, 2)}\n`);
-  context.log(`updated ${relative(context.root, prebuiltDir)}/ (${entries.length} components)`);
-}
-
-/** The installed jco's version: part of every guest's build inputs. */
-export async function jcoVersion(root: string): Promise<string> {
-  const pkg = JSON.parse(await readFile(join(root, 'node_modules/@bytecodealliance/jco/package.json'), 'utf8')) as { version: string };
-  return pkg.version;
+  log(`updated ${relative(ROOT, prebuiltDir)}/ (${entries.length} components)`);
 }

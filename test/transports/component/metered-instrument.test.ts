@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { componentTransport, type ComponentTransport } from '../../../host/transports/component/index.js';
 import { FUEL_EXPORT, INSTANTIATION_FUEL, METER_VERSION, MeterError, instrumentModule } from '../../../host/transports/component/meter/instrument.js';
-import { parseWat } from '../../../scripts/guests/jco.js';
+import { parseWat } from '../../../host/kit/build/wasm-tools.js';
 import { guestBuildDir, TEST_CACHE_DIR, ensureGuestsBuilt, ensureWatGuestsBuilt, watGuest } from '../../helpers/guests.js';
 import { CONTEXT, preRequest } from './requests.js';
 
