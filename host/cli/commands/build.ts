@@ -11,11 +11,13 @@ Build the hook in <dir> (made by "basis-hooks init"; its hook.json says how) int
 component, then load it exactly as the host will (world, import allowlist, instantiation) to verify
 it. Progress goes to stderr, one line per step with the time elapsed.
 
-  js, ts           in-process: QuickJS (componentize-qjs, comes with jco) or SpiderMonkey
-                   (@bytecodealliance/componentize-js); ts is type-checked first (npm typescript)
+  js, ts           in-process: QuickJS (npm componentize-qjs) or SpiderMonkey
+                   (npm @bytecodealliance/componentize-js); ts is type-checked first by the
+                   project's tsc (npm typescript, 5.x to 7.x)
   c                clang --target=wasm32-wasi, then embed the world and jco new (+ WASI adapter if used)
   rust             /usr/bin/rustc, std (wasm32-wasi) or no_std (wasm32-unknown-unknown)
   assemblyscript   the npm package assemblyscript, in-process
+  wat              WebAssembly text with an optional prelude (hook.json written by hand)
 
 Options:
   -o, --out <file>   where to write the component (default: hook.json's "out", else build/<name>.wasm)
