@@ -19,7 +19,7 @@ export type RustFlavour = z.infer<typeof RustFlavour>;
 /**
  * The default language of `init`: JavaScript, on QuickJS. It needs one npm package and no compiler
  * (`npm install --save-dev componentize-qjs`; `build` names it when it is missing), and on QuickJS
- * (measured in guest-examples/js/README.md) its components are ~1.6 MB instead of ~11.4 MB on
+ * (measured in guest-examples/js/README.md) its components are ~1.6 MB instead of ~11.6 MB on
  * SpiderMonkey, load faster (127 vs 194 ms first call from a warm cache) and answer about twice as
  * fast (~28 vs ~53 µs per raw call). The one cost, V8's extended-const flag on Node 20, the host sets
  * itself.

@@ -59,7 +59,7 @@ function options(manifest: StarterManifest): string {
   switch (manifest.lang) {
     case 'js':
     case 'ts':
-      return `The hook reads and answers the wire contract's shapes; \`basis-hooks build\` bundles the glue that speaks the WIT (the same under both engines). \`"engine"\` in \`hook.json\` is \`"quickjs"\` (~1.6 MB, faster to load and call; npm \`componentize-qjs\`) or \`"spidermonkey"\` (~11 MB, the more complete engine; npm \`@bytecodealliance/componentize-js\`). See the guide.`;
+      return `The hook reads and answers the wire contract's shapes; \`basis-hooks build\` bundles the glue that speaks the WIT (the same under both engines). \`"engine"\` in \`hook.json\` is \`"quickjs"\` (~1.6 MB, faster to load and call; npm \`componentize-qjs\`) or \`"spidermonkey"\` (~11.6 MB, the more complete engine; npm \`@bytecodealliance/componentize-js\`). See the guide.`;
     case 'rust':
       return '`"flavour"` in `hook.json` is `"std"` (wasm32-wasi: `String`, `format!`) or `"nostd"` (wasm32-unknown-unknown: `core` only, a few KB). The starter builds either way.';
     default:
