@@ -7,7 +7,8 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { cp, mkdir } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { buildHook } from '../../host/kit/build/index.js';
 import { ASC_FLAGS } from '../../host/kit/build/assemblyscript.js';
@@ -18,7 +19,7 @@ import type { HookManifest } from '../../host/kit/manifest.js';
 import { CLANG_ENV, RUSTC_ENV } from '../../host/kit/toolchains.js';
 import { GUESTS, PREBUILT_DIR, ROOT, buildDir, prebuiltKey, type Guest, type GuestGroup } from './catalog.js';
 import { buildWatFixtures } from './fixtures.js';
-import { copyPrebuilt, updatePrebuilt } from './prebuilt.js';
+import { copyPrebuilt, readPrebuiltManifest, updatePrebuilt, type PrebuiltManifest } from './prebuilt.js';
 import { isFresh, writeStamp } from './stamp.js';
 
 const run = promisify(execFile);
@@ -142,6 +143,25 @@ function stampHash(guest: Guest, versions: readonly string[]): string {
   return createHash('sha256').update(sourceHash(guest)).update(kitCodeHash()).update(versions.join('\n')).digest('hex');
 }
 
+/** The kit and tools a group's components are built with: equal means equal bytes from equal sources. */
+function builtWith(versions: readonly string[]): string {
+  return createHash('sha256').update(kitCodeHash()).update(versions.join('\n')).digest('hex');
+}
+
+/**
+ * Take a guest from the committed prebuilt copies instead of compiling it, when they were built with
+ * this very compiler and kit from these very sources: the same bytes, without minutes of rustc.
+ * True when it did.
+ */
+async function reusePrebuilt(guest: Guest, manifest: PrebuiltManifest | undefined, prebuiltDir: string, versions: readonly string[]): Promise<boolean> {
+  if (manifest === undefined || manifest.built_with !== builtWith(versions)) return false;
+  if (manifest.guests[prebuiltKey(guest)] !== sourceHash(guest)) return false;
+  await mkdir(dirname(guest.out), { recursive: true });
+  await cp(join(prebuiltDir, `${prebuiltKey(guest)}.wasm`), guest.out);
+  await writeStamp(guest.out, stampHash(guest, versions));
+  return true;
+}
+
 function size(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(2)} MB` : `${(bytes / 1024).toFixed(1)} KB`;
 }
@@ -184,7 +204,20 @@ export async function buildGuests(group: GuestGroup, guests: readonly Guest[], c
   const versions = await toolVersions(group);
   const prebuilt = PREBUILT_DIR[group];
   const required = process.env['BASIS_HOOKS_REQUIRE_TOOLCHAINS'] === '1' || context.updatePrebuilt === true;
-  const [first, ...rest] = guests;
+  let todo = guests;
+  if (prebuilt !== undefined && !required && !context.force) {
+    const manifest = await readPrebuiltManifest(prebuilt);
+    const stale: Guest[] = [];
+    let reused = 0;
+    for (const guest of guests) {
+      if (await isFresh(guest.out, stampHash(guest, versions))) continue;
+      if (await reusePrebuilt(guest, manifest, prebuilt, versions)) reused++;
+      else stale.push(guest);
+    }
+    if (reused > 0) context.log(`reused ${reused} prebuilt component${reused === 1 ? '' : 's'}: built with this compiler and kit from these sources (--force compiles them)`);
+    todo = stale;
+  }
+  const [first, ...rest] = todo;
   try {
     // The first on its own: a missing toolchain shows here, before anything runs in parallel.
     if (first !== undefined) await buildOne(first, versions, context);
@@ -200,7 +233,7 @@ export async function buildGuests(group: GuestGroup, guests: readonly Guest[], c
   }
   if (context.updatePrebuilt === true && prebuilt !== undefined) {
     const compiler = versions.at(-1) ?? 'unknown';
-    await updatePrebuilt(prebuilt, compiler, guests.map((g) => ({ key: prebuiltKey(g), built: g.out, sourceHash: sourceHash(g) })), context.log);
+    await updatePrebuilt(prebuilt, compiler, builtWith(versions), guests.map((g) => ({ key: prebuiltKey(g), built: g.out, sourceHash: sourceHash(g) })), context.log);
   }
 }
 

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { sourceHash } from '../../scripts/guests/build.js';
 import { GUESTS, PREBUILT_DIR, prebuiltKey } from '../../scripts/guests/catalog.js';
 
-const Manifest = z.strictObject({ compiler: z.string(), guests: z.record(z.string(), z.string()) });
+const Manifest = z.strictObject({ compiler: z.string(), built_with: z.string(), guests: z.record(z.string(), z.string()) });
 const C_PREBUILT_DIR = PREBUILT_DIR.c ?? '';
 
 describe('prebuilt C components', () => {
