@@ -5,8 +5,6 @@
  * `grants: { env: { BASIS_BEHAVIOUR } }`, which the guest reads per call as `context.env` — exercising
  * the env grant and the glue on the way.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runTransportSuite } from '../conformance/suite.js';
 import { COMPONENT_UNSUPPORTED, componentFixture } from './component-fixture.js';
@@ -21,21 +19,14 @@ export const JS_UNSUPPORTED = {
 
 export function runJsConformance(engine: 'spidermonkey' | 'quickjs'): void {
   const component = join(guestBuildDir('js'), engine, 'conformance.wasm');
-  const cacheDir = mkdtempSync(join(tmpdir(), `basis-js-${engine}-conformance-`));
   const fixture = componentFixture({
     name: `js (${engine})`,
     dir: { component, variable: 'BASIS_BEHAVIOUR' },
     // The glue turns every throw into err(message), under both engines.
     crashCode: 'guest_error',
     unsupported: JS_UNSUPPORTED,
-    cacheDir,
+    // The shared test cache (the default): the component is transpiled once for every file using it.
     prepare: () => ensureGuestsBuilt('js', [component]),
   });
-  runTransportSuite(`component (js, ${engine})`, {
-    ...fixture,
-    async teardown() {
-      await fixture.teardown?.();
-      rmSync(cacheDir, { recursive: true, force: true });
-    },
-  });
+  runTransportSuite(`component (js, ${engine})`, fixture);
 }

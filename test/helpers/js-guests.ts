@@ -3,13 +3,11 @@
  * and TypeScript guests built with one engine: the example policies against the shared cases file,
  * the components' imports, and the conformance guest's environment grant and console output.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { HookRequest } from '../../host/index.js';
 import { ALLOWED_IMPORTS, componentTransport, inspectComponent } from '../../host/transports/component/index.js';
-import { ensureGuestsBuilt, guestBuildDir } from './guests.js';
+import { TEST_CACHE_DIR, ensureGuestsBuilt, guestBuildDir } from './guests.js';
 import { runPolicyCases } from './policy-cases.js';
 
 const POLICIES = ['guard', 'redact'] as const;
@@ -21,9 +19,9 @@ export function jsGuestSuite(engine: 'spidermonkey' | 'quickjs'): void {
   const component = (lang: 'js' | 'ts', policy: string): string => join(guestBuildDir(lang), engine, `${policy}.wasm`);
   const conformance = join(guestBuildDir('js'), engine, 'conformance.wasm');
 
-  // One transpile cache for the file: the first case of each hook transpiles, the rest reuse it.
-  const cacheDir = mkdtempSync(join(tmpdir(), `basis-js-${engine}-`));
-  afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
+  // The tests' shared transpile cache: a 12 MB SpiderMonkey component is transpiled and instrumented
+  // once for every file that loads it (and kept for the next run), not once per file.
+  const cacheDir = TEST_CACHE_DIR;
 
   beforeAll(async () => {
     // Built on a checkout that has not built them yet (SpiderMonkey takes seconds per component).

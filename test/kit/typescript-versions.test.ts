@@ -1,9 +1,9 @@
 /**
  * TypeScript hooks build with TypeScript 5 and with TypeScript 7 (the native compiler, what
  * `npm install typescript` gives today, whose package has no JavaScript compiler API): the kit runs
- * the project's own `tsc`. Each major is installed from the npm registry into its own prefix under
- * .cache/ (once; later runs reuse it), and a starter hook inside that prefix picks it up the way a
- * hook inside a project picks up the project's TypeScript.
+ * the project's own `tsc`. TypeScript 5 is this repository's devDependency; TypeScript 7 is installed
+ * from the npm registry into a prefix under .cache/ (once; later runs reuse it). A starter hook inside
+ * a prefix picks up that prefix's TypeScript, the way a hook inside a project picks up the project's.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -19,9 +19,18 @@ const run = promisify(execFile);
 // The tests' shared transpile cache, not the user's (~/.cache/basis-hooks).
 process.env['BASIS_HOOKS_CACHE_DIR'] = TEST_CACHE_DIR;
 
-/** A prefix with `typescript@<major>` installed from the registry, reused across runs. */
+/**
+ * A prefix whose hooks resolve `typescript@<major>`: for 5, a folder inside the repository (its own
+ * devDependency); otherwise one with it installed from the registry, reused across runs.
+ */
 async function typescript(major: number): Promise<{ prefix: string; version: string }> {
   const prefix = join(ROOT, '.cache', 'typescript', `ts${major}`);
+  const own = join(ROOT, 'node_modules', 'typescript', 'package.json');
+  const ownVersion = (JSON.parse(await readFile(own, 'utf8')) as { version: string }).version;
+  if (ownVersion.startsWith(`${major}.`)) {
+    await mkdir(prefix, { recursive: true });
+    return { prefix, version: ownVersion };
+  }
   const pkg = join(prefix, 'node_modules', 'typescript', 'package.json');
   if (!existsSync(pkg)) {
     await mkdir(prefix, { recursive: true });
