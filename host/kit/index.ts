@@ -8,7 +8,7 @@
  * The toolchains are optional peer dependencies, imported only when a build needs them, and a missing
  * one is a `ToolchainMissingError` carrying the exact install command: `componentize-qjs` (JavaScript
  * and TypeScript on QuickJS, the default), `@bytecodealliance/componentize-js` (SpiderMonkey),
- * `typescript` (5.x–7.x), `assemblyscript`, and Debian's clang or rustc for C and Rust. The runtime
+ * `typescript` (5.0 or later; 5 and 7 are tested), `assemblyscript`, and Debian's clang or rustc for C and Rust. The runtime
  * entry (`basis-hooks`) never imports this module.
  *
  * Not exported on purpose: the per-language toolchain drivers and the templates (their output is the

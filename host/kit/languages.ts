@@ -31,7 +31,7 @@ export const DEFAULT_RUST_FLAVOUR: RustFlavour = 'std';
 /** One line per language for help texts: what it needs to build. */
 export const LANGUAGE_NOTES: Readonly<Record<Language, string>> = {
   js: `JavaScript (QuickJS by default, or SpiderMonkey); ${QUICKJS_TOOLCHAIN.command}`,
-  ts: `TypeScript 5-7, type-checked, then as js; ${TYPESCRIPT_TOOLCHAIN.command} componentize-qjs`,
+  ts: `TypeScript 5 or later (5 and 7 tested), type-checked, then as js; ${TYPESCRIPT_TOOLCHAIN.command} componentize-qjs`,
   c: `C with clang for wasm32-wasi; ${C_TOOLCHAIN.command}`,
   rust: `Rust with /usr/bin/rustc (std or no_std); ${RUST_TOOLCHAIN.command}`,
   assemblyscript: `AssemblyScript; ${ASSEMBLYSCRIPT_TOOLCHAIN.command}`,

@@ -13,7 +13,7 @@ it. Progress goes to stderr, one line per step with the time elapsed.
 
   js, ts           in-process: QuickJS (npm componentize-qjs) or SpiderMonkey
                    (npm @bytecodealliance/componentize-js); ts is type-checked first by the
-                   project's tsc (npm typescript, 5.x to 7.x)
+                   project's tsc (npm typescript 5.0 or later)
   c                clang --target=wasm32-wasi, then embed the world and jco new (+ WASI adapter if used)
   rust             /usr/bin/rustc, std (wasm32-wasi) or no_std (wasm32-unknown-unknown)
   assemblyscript   the npm package assemblyscript, in-process

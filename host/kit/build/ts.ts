@@ -35,8 +35,8 @@ function findPackageJson(dir: string): string | undefined {
 
 /**
  * Find `tsc`. The compiler is run as a program, not loaded as a library: its command line is the one
- * interface TypeScript 5, 6 and 7 (the native compiler, whose package has no JavaScript API at its
- * root) share.
+ * interface TypeScript 5 and TypeScript 7 (the native compiler, whose package has no JavaScript API at
+ * its root) share.
  */
 export async function findTypeScript(dir: string): Promise<TypeScriptCompiler> {
   const packageJson = findPackageJson(dir);
@@ -46,7 +46,7 @@ export async function findTypeScript(dir: string): Promise<TypeScriptCompiler> {
   const bin = typeof pkg.bin === 'object' && pkg.bin !== null ? (pkg.bin as Record<string, unknown>)['tsc'] : undefined;
   const major = Number.parseInt(version, 10);
   if (!(major >= MIN_TYPESCRIPT_MAJOR) || typeof bin !== 'string') {
-    throw new ToolchainMissingError('TypeScript', `TypeScript ${version} (${dirname(packageJson)}) is not supported: basis-hooks needs ${MIN_TYPESCRIPT_MAJOR}.0 or later (5.x, 6.x and 7.x are tested)`, TYPESCRIPT_TOOLCHAIN);
+    throw new ToolchainMissingError('TypeScript', `TypeScript ${version} (${dirname(packageJson)}) is not supported: basis-hooks needs ${MIN_TYPESCRIPT_MAJOR}.0 or later (5.x and 7.x are tested)`, TYPESCRIPT_TOOLCHAIN);
   }
   return { version, tsc: join(dirname(packageJson), bin), from: dirname(packageJson) };
 }

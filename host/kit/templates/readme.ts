@@ -25,7 +25,7 @@ const GUIDES: Readonly<Record<StarterManifest['lang'], string>> = {
 
 const TOOLCHAINS: Readonly<Record<StarterManifest['lang'], string>> = {
   js: 'The QuickJS engine, `npm install --save-dev componentize-qjs` (or SpiderMonkey: `npm install --save-dev @bytecodealliance/componentize-js`); `basis-hooks build` names the missing one.',
-  ts: 'TypeScript 5, 6 or 7 (`npm install --save-dev typescript`; the hook is type-checked against `types/hook.d.ts`), then the engine as for JavaScript (`npm install --save-dev componentize-qjs`).',
+  ts: 'TypeScript 5.0 or later — 5 and 7 are tested (`npm install --save-dev typescript`; the hook is type-checked against `types/hook.d.ts`), then the engine as for JavaScript (`npm install --save-dev componentize-qjs`).',
   c: 'Debian: `apt-get install -y clang lld wasi-libc libclang-rt-dev-wasm32` (`BASIS_HOOKS_CLANG` picks another clang).',
   rust: 'Debian: `apt-get install -y rustc libstd-rust-dev-wasm32`; the kit calls `/usr/bin/rustc` (rustup\'s toolchains have no wasm targets here; `BASIS_HOOKS_RUSTC` picks another).',
   assemblyscript: 'The npm package `assemblyscript` (`npm install --save-dev assemblyscript`).',
