@@ -1,11 +1,51 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Files that hold a wall-clock bound (a deadline plus a margin, an answer before a runaway's deadline)
+ * while their own guests spin a core each: they run after everything else, one at a time, so no other
+ * test file competes with them for the CPU.
+ */
+const TIMED = [
+  'test/transports/component/concurrency.test.ts',
+  'test/transports/component/metered-pool.test.ts',
+  'test/transports/component/metered-runaway.test.ts',
+  'test/transports/component/metered-sandbox.test.ts',
+  'test/transports/component/timeout.test.ts',
+  'test/transports/component/runaway-metered.test.ts',
+  'test/transports/component/runaway-worker.test.ts',
+  'test/transports/component/start-function.test.ts',
+  'test/transports/component/signals.test.ts',
+  'test/runner/concurrency.test.ts',
+  'test/ops/budget.test.ts',
+  'test/transports/subprocess/orphans.test.ts',
+  'test/transports/subprocess/timeout.test.ts',
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'suite',
+          include: ['test/**/*.test.ts'],
+          exclude: ['**/node_modules/**', ...TIMED],
+          // Vitest's default is one worker fewer than the cores: on a 2-core machine, one file at a
+          // time. Most of this suite's time is spent waiting (on subprocesses, worker threads,
+          // deadlines), so at least two files run at once.
+          maxWorkers: Math.max(2, availableParallelism()),
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'timed', include: TIMED, maxWorkers: 1, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });

@@ -21,32 +21,6 @@ export {
 } from './transports/component/index.js';
 export * from './config/index.js';
 export * from './audit/index.js';
-export {
-  initHook,
-  buildHookDir,
-  inspectHook,
-  parseCases,
-  openTarget,
-  runCases,
-  TestCase,
-  HookManifest,
-  Language,
-  LANGUAGES,
-  DEFAULT_LANGUAGE,
-  DEFAULT_JS_ENGINE,
-  KitError,
-  isKitError,
-  ToolchainMissingError,
-  isToolchainMissingError,
-  CLANG_ENV,
-  RUSTC_ENV,
-  type InitOptions,
-  type InitResult,
-  type BuildResult,
-  type HookInspection,
-  type TestTarget,
-  type OpenedTarget,
-  type TestReport,
-  type CaseResult,
-  type KitErrorCode,
-} from './kit/index.js';
+export { TestCase, Expectation, parseCases, type ParsedCases, type LocatedCase } from './cases/index.js';
+// The authoring kit (init, build, inspect, test) is its own entry, `basis-hooks/kit`: running hooks
+// never loads a toolchain, and a test checks that nothing here imports it.

@@ -1,22 +1,27 @@
 /**
- * Generate the TypeScript types the component host is written against, from WIT, with `jco types`:
+ * Generate the TypeScript types the component host is written against, from WIT, with jco's type
+ * generator (`@bytecodealliance/jco-transpile`'s `generateHostTypes`, what `jco types` runs):
  * `npx tsx scripts/gen-wit-types.ts` writes `host/transports/component/generated/` (committed).
  *
  * The world typed here is the host's view of a sandboxed hook: it exports `basis:hook/handler`
  * (wit/hook.wit, used as is) and imports exactly the WASI interfaces the host may supply — the
- * allowlist. WASI WIT comes from jco's bundled copy (0.2.12). Host code types its handler calls and
- * every WASI import from these files, so a WIT change that the host does not follow fails to compile.
- * Build time only: uses {@link enableBuildFilesystem} because jco reads the WIT through preview2-shim.
+ * allowlist. WASI WIT comes from the package's copy (wit/wasi/0.2.12). Host code types its handler
+ * calls and every WASI import from these files, so a WIT change that the host does not follow fails to
+ * compile. Build time only: uses {@link enableBuildFilesystem} because jco's wasm tools read the WIT
+ * through preview2-shim.
  */
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ROOT, WIT_PATH, enableBuildFilesystem } from './guests/jco.js';
+import { enableBuildFilesystem } from '../host/kit/build/wasm-tools.js';
+import { WASI_VERSION, wasiWitFile } from '../host/kit/package-files.js';
 import { ALLOWED_IMPORTS } from '../host/transports/component/world.js';
 
-/** WASI version whose WIT the types are generated from (jco 1.35 bundles 0.2.12). */
-export const WASI_WIT_VERSION = '0.2.12';
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const WIT_PATH = join(ROOT, 'wit/hook.wit');
+/** WASI version whose WIT the types are generated from. */
+export const WASI_WIT_VERSION = WASI_VERSION;
 const OUT_DIR = join(ROOT, 'host/transports/component/generated');
 
 /** The WASI interfaces a guest may import: the host's allowlist, less `basis:hook/types` (our own world). */
@@ -29,19 +34,17 @@ function sandboxWorld(): string {
 
 async function main(): Promise<void> {
   await enableBuildFilesystem();
-  const jco = await import('@bytecodealliance/jco');
-  // jco's package exports no path to its lib/ folder; its preview1 adapter lives there.
-  const wasiWit = join(dirname(fileURLToPath(jco.preview1AdapterReactorPath())), 'wit/builtin', WASI_WIT_VERSION);
+  const { generateHostTypes } = await import('@bytecodealliance/jco-transpile');
 
   const work = await mkdtemp(join(tmpdir(), 'basis-wit-'));
   try {
     await writeFile(join(work, 'host.wit'), sandboxWorld());
     await mkdir(join(work, 'deps/basis-hook'), { recursive: true });
     await writeFile(join(work, 'deps/basis-hook/hook.wit'), await readFile(WIT_PATH, 'utf8'));
-    for (const pkg of ['wasi-cli', 'wasi-clocks', 'wasi-filesystem', 'wasi-io', 'wasi-random', 'wasi-sockets', 'wasi-http']) {
-      await cp(join(wasiWit, pkg), join(work, 'deps', pkg), { recursive: true });
+    for (const pkg of ['cli', 'clocks', 'filesystem', 'io', 'random', 'sockets', 'http'] as const) {
+      await writeFile(join(work, 'deps', `wasi-${pkg}.wit`), await readFile(wasiWitFile(pkg), 'utf8'));
     }
-    const files = await jco.types(work, { name: 'hook', worldName: 'sandboxed-hook', instantiation: 'async', quiet: true });
+    const files = await generateHostTypes(work, { name: 'hook', worldName: 'sandboxed-hook', instantiation: { tag: 'async' } });
     await rm(OUT_DIR, { recursive: true, force: true });
     for (const [name, bytes] of Object.entries(files)) {
       // jco returns paths relative to outDir ('' here); keep its layout.

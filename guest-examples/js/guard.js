@@ -1,25 +1,27 @@
 /**
- * `guard` — a pre_tool_use hook for the `basis:hook` world (guest-examples/POLICIES.md):
- * deny force-pushes to main/master, turn other force-pushes into `--force-with-lease`.
+ * `guard` — a pre_tool_use hook (guest-examples/POLICIES.md): deny force-pushes to main/master, turn
+ * other force-pushes into `--force-with-lease`.
  *
- * It works on the JSON *text* of the tool input that the WIT record carries (`request.input`), with
- * plain substring scanning: never parse and re-serialize it, so every guest language answers the
- * same bytes.
+ * It reads the request and answers in the wire contract's own shapes (`basis-hooks build` bundles the
+ * glue that speaks the WIT). `request.input` is the tool input as a JSON value (`{"command": "git push
+ * -f origin main"}` for a shell tool, or the raw text): the rules of POLICIES.md apply to every string
+ * in it, the end of a string counting as the end of the JSON string, and a modify rewrites those
+ * strings and keeps the rest of the value as it is.
  *
- * Build: `npx tsx scripts/build-guests.ts js` (see README.md).
+ * Build: `npm run build-guests -- js` (see README.md).
  */
 
 const PROTECTED = [' main', ' master', ':main', ':master'];
 const DENY_REASON = 'force-push to a protected branch (main/master) is not allowed';
 const MODIFY_REASON = 'replaced --force with --force-with-lease';
 
-/** A branch name or flag ends at a space or at the closing quote of the JSON string. */
+/** A branch name or flag ends at a space, a quote or the end of the string. */
 function endsAt(text, at) {
   const c = text[at];
-  return c === ' ' || c === '"';
+  return c === undefined || c === ' ' || c === '"';
 }
 
-/** Force flags as { at, len }: `--force` not followed by `-`, and ` -f` followed by a space or quote. */
+/** Force flags as { at, len }: `--force` not followed by `-`, and ` -f` at the end of a word. */
 function forceFlags(text) {
   const flags = [];
   for (let i = 0; i < text.length; i++) {
@@ -38,23 +40,39 @@ function namesProtectedBranch(text) {
   });
 }
 
-/** The `basis:hook/handler` export. Returns a `decision` variant; never throws an Error (that traps). */
-export const handler = {
-  handle(request) {
-    // A guard registered at post_tool_use by mistake stays harmless.
-    if (request.event !== 'pre-tool-use') return { tag: 'allow' };
-    const text = request.input;
-    if (!text.includes('git push')) return { tag: 'allow' };
-    const flags = forceFlags(text);
-    if (flags.length === 0) return { tag: 'allow' };
-    if (namesProtectedBranch(text)) return { tag: 'deny', val: DENY_REASON };
-    let out = '';
-    let last = 0;
-    for (const flag of flags) {
-      out += `${text.slice(last, flag.at)}--force-with-lease`;
-      last = flag.at + flag.len;
-    }
-    out += text.slice(last);
-    return { tag: 'modify', val: { input: out, reason: MODIFY_REASON } };
-  },
-};
+/** Every string in a JSON value. */
+function strings(value) {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(strings);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(strings);
+  return [];
+}
+
+/** The value with `change` applied to every string in it (object keys stay as they are). */
+function mapStrings(value, change) {
+  if (typeof value === 'string') return change(value);
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, change));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, change)]));
+  return value;
+}
+
+/** The text with every force flag replaced by `--force-with-lease`. */
+function lease(text) {
+  let out = '';
+  let last = 0;
+  for (const flag of forceFlags(text)) {
+    out += `${text.slice(last, flag.at)}--force-with-lease`;
+    last = flag.at + flag.len;
+  }
+  return out + text.slice(last);
+}
+
+export function handle(request) {
+  // A guard registered at post_tool_use by mistake stays harmless.
+  if (request.event !== 'pre_tool_use') return { decision: 'allow' };
+  const texts = strings(request.input);
+  if (!texts.some((t) => t.includes('git push'))) return { decision: 'allow' };
+  if (!texts.some((t) => forceFlags(t).length > 0)) return { decision: 'allow' };
+  if (texts.some(namesProtectedBranch)) return { decision: 'deny', reason: DENY_REASON };
+  return { decision: 'modify', input: mapStrings(request.input, lease), reason: MODIFY_REASON };
+}

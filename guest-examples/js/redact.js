@@ -1,11 +1,12 @@
 /**
- * `redact` — a post_tool_use hook for the `basis:hook` world (guest-examples/POLICIES.md): replace
- * AWS keys, GitHub tokens and bearer tokens in the tool output with `[REDACTED]`.
+ * `redact` — a post_tool_use hook (guest-examples/POLICIES.md): replace AWS keys, GitHub tokens and
+ * bearer tokens in the tool output with `[REDACTED]`.
  *
- * It scans the JSON *text* of the output that the WIT record carries (`request.output`) left to right
- * and rewrites that text: never parse and re-serialize it.
+ * It reads the request and answers in the wire contract's own shapes. `request.output` is the tool
+ * output as a JSON value (text as a string, structured results as themselves): every string in it is
+ * scanned left to right and rewritten, and the answer keeps the value's structure.
  *
- * Build: `npx tsx scripts/build-guests.ts js` (see README.md).
+ * Build: `npm run build-guests -- js` (see README.md).
  */
 
 const SECRET_NAMES = ['AWS_SECRET_ACCESS_KEY=', 'aws_secret_access_key='];
@@ -54,31 +55,39 @@ function secretAt(text, i) {
  */
 const CANDIDATES = /AKIA|AWS_SECRET_ACCESS_KEY=|aws_secret_access_key=|gh[pous]_|Bearer /g;
 
-/** The `basis:hook/handler` export. Returns a `decision` variant; never throws an Error (that traps). */
-export const handler = {
-  handle(request) {
-    // A redactor registered at pre_tool_use by mistake stays harmless. An absent option is `undefined`
-    // under SpiderMonkey but `null` under QuickJS, hence `== null`.
-    if (request.event !== 'post-tool-use' || request.output == null) return { tag: 'allow' };
-    const text = request.output;
-    let out = '';
-    let copied = 0; // text[copied..] is still to be copied to `out`
-    let count = 0;
-    CANDIDATES.lastIndex = 0; // a global regex carries its position over from the previous call
-    for (let m = CANDIDATES.exec(text); m !== null; m = CANDIDATES.exec(text)) {
-      const secret = secretAt(text, m.index);
-      if (secret === undefined) {
-        CANDIDATES.lastIndex = m.index + 1;
-        continue;
-      }
-      out += text.slice(copied, m.index) + secret.replacement;
-      copied = m.index + secret.len;
-      CANDIDATES.lastIndex = copied;
-      count++;
+/** The text with every secret replaced; `found.count` counts them. */
+function redactText(text, found) {
+  let out = '';
+  let copied = 0; // text[copied..] is still to be copied to `out`
+  CANDIDATES.lastIndex = 0; // a global regex carries its position over from the previous use
+  for (let m = CANDIDATES.exec(text); m !== null; m = CANDIDATES.exec(text)) {
+    const secret = secretAt(text, m.index);
+    if (secret === undefined) {
+      CANDIDATES.lastIndex = m.index + 1;
+      continue;
     }
-    if (count === 0) return { tag: 'allow' };
-    out += text.slice(copied);
-    // No is-error: the tool's own claim about success stands.
-    return { tag: 'replace', val: { output: out, reason: `redacted ${count} secret(s)` } };
-  },
-};
+    out += text.slice(copied, m.index) + secret.replacement;
+    copied = m.index + secret.len;
+    CANDIDATES.lastIndex = copied;
+    found.count++;
+  }
+  return out + text.slice(copied);
+}
+
+/** The value with `change` applied to every string in it (object keys stay as they are). */
+function mapStrings(value, change) {
+  if (typeof value === 'string') return change(value);
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, change));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, change)]));
+  return value;
+}
+
+export function handle(request) {
+  // A redactor registered at pre_tool_use by mistake stays harmless.
+  if (request.event !== 'post_tool_use') return { decision: 'allow' };
+  const found = { count: 0 };
+  const output = mapStrings(request.output, (text) => redactText(text, found));
+  if (found.count === 0) return { decision: 'allow' };
+  // No is_error: the tool's own claim about success stands.
+  return { decision: 'replace', output, reason: `redacted ${found.count} secret(s)` };
+}

@@ -1,13 +1,14 @@
 /**
- * `redact` — a post_tool_use hook for the `basis:hook` world, in TypeScript (guest-examples/POLICIES.md):
- * replace AWS keys, GitHub tokens and bearer tokens in the tool output with `[REDACTED]`.
+ * `redact` — a post_tool_use hook, in TypeScript (guest-examples/POLICIES.md): replace AWS keys,
+ * GitHub tokens and bearer tokens in the tool output with `[REDACTED]`.
  *
- * It scans the JSON *text* of the output (`request.output`) left to right and rewrites that text.
+ * Typed by the wire contract's shapes (guest-examples/js/glue/hook.d.ts, which `basis-hooks init`
+ * copies into a starter as types/hook.d.ts): `request.output` is the tool output as a JSON value, every
+ * string in it is scanned and rewritten, and the answer keeps the value's structure.
  *
- * Build: `npx tsx scripts/build-guests.ts ts` (tsc, then componentize; see guest-examples/js/README.md).
+ * Build: `npm run build-guests -- ts` (tsc, then componentize; see guest-examples/js/README.md).
  */
-import type * as Handler from 'basis:hook/handler@1.0.0';
-import type { Decision, HookRequest } from 'basis:hook/types@1.0.0';
+import type { HookRequest, HookResponse, JsonValue } from '../js/glue/hook.js';
 
 const SECRET_NAMES = ['AWS_SECRET_ACCESS_KEY=', 'aws_secret_access_key='] as const;
 const GITHUB_PREFIXES = ['ghp_', 'gho_', 'ghs_', 'ghu_'] as const;
@@ -60,15 +61,11 @@ function secretAt(text: string, i: number): Secret | undefined {
  */
 const CANDIDATES = /AKIA|AWS_SECRET_ACCESS_KEY=|aws_secret_access_key=|gh[pous]_|Bearer /g;
 
-function handle(request: HookRequest): Decision {
-  // A redactor registered at pre_tool_use by mistake stays harmless. An absent option is `undefined`
-  // under SpiderMonkey but `null` under QuickJS, hence `== null`.
-  if (request.event !== 'post-tool-use' || request.output == null) return { tag: 'allow' };
-  const text = request.output;
+/** The text with every secret replaced; `found.count` counts them. */
+function redactText(text: string, found: { count: number }): string {
   let out = '';
   let copied = 0; // text[copied..] is still to be copied to `out`
-  let count = 0;
-  CANDIDATES.lastIndex = 0; // a global regex carries its position over from the previous call
+  CANDIDATES.lastIndex = 0; // a global regex carries its position over from the previous use
   for (let m = CANDIDATES.exec(text); m !== null; m = CANDIDATES.exec(text)) {
     const secret = secretAt(text, m.index);
     if (secret === undefined) {
@@ -78,13 +75,25 @@ function handle(request: HookRequest): Decision {
     out += text.slice(copied, m.index) + secret.replacement;
     copied = m.index + secret.len;
     CANDIDATES.lastIndex = copied;
-    count++;
+    found.count++;
   }
-  if (count === 0) return { tag: 'allow' };
-  out += text.slice(copied);
-  // No isError: the tool's own claim about success stands.
-  return { tag: 'replace', val: { output: out, reason: `redacted ${count} secret(s)` } };
+  return out + text.slice(copied);
 }
 
-/** The `basis:hook/handler` export. Never throws an Error object (that traps under SpiderMonkey). */
-export const handler: typeof Handler = { handle };
+/** The value with `change` applied to every string in it (object keys stay as they are). */
+function mapStrings(value: JsonValue, change: (text: string) => string): JsonValue {
+  if (typeof value === 'string') return change(value);
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, change));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, change)]));
+  return value;
+}
+
+export function handle(request: HookRequest): HookResponse {
+  // A redactor registered at pre_tool_use by mistake stays harmless.
+  if (request.event !== 'post_tool_use') return { decision: 'allow' };
+  const found = { count: 0 };
+  const output = mapStrings(request.output, (text) => redactText(text, found));
+  if (found.count === 0) return { decision: 'allow' };
+  // No is_error: the tool's own claim about success stands.
+  return { decision: 'replace', output, reason: `redacted ${found.count} secret(s)` };
+}

@@ -2,7 +2,7 @@ import { formatMs } from '../audit/stats.js';
 import type { ArmCaseResult, ArmReport } from '../config/arm.js';
 import type { CheckReport, HookCheck } from '../config/check.js';
 import type { JsonValue } from '../contract/json.js';
-import { canonicalJson, diffLines } from '../kit/cases/diff.js';
+import { canonicalJson, diffLines } from '../cases/diff.js';
 import { columns } from './columns.js';
 
 const MAX_DIFF_LINES = 40;

@@ -1,16 +1,32 @@
 import type { JsonValue } from '../contract/json.js';
-import { canonicalJson, diffLines } from '../kit/cases/diff.js';
+import { canonicalJson, diffLines } from '../cases/diff.js';
 import type { CaseResult, TestReport } from '../kit/cases/run.js';
 
 /** Most diff lines shown for one failing case; the rest is summarised (use --json for everything). */
 const MAX_DIFF_LINES = 60;
 
-/** One result as people read it: `ok`/`FAIL`/`skip` and the name; a failure gets the diff under it. */
+/** Most lines of a hook's stdout or stderr shown under one case (--json has all the trail kept). */
+const MAX_LOG_LINES = 20;
+
+/** What the hook wrote during the case, indented under it: `stdout |` / `stderr |` lines. */
+function formatLogs(result: { readonly stdout?: string; readonly stderr?: string }): string {
+  let out = '';
+  for (const stream of ['stdout', 'stderr'] as const) {
+    const text = result[stream];
+    if (text === undefined || text === '') continue;
+    const lines = text.replace(/\n$/, '').split('\n');
+    const shown = lines.slice(0, MAX_LOG_LINES).map((line) => `        ${stream} | ${line}\n`);
+    out += shown.join('') + (lines.length > MAX_LOG_LINES ? `        ${stream} | … ${lines.length - MAX_LOG_LINES} more lines\n` : '');
+  }
+  return out;
+}
+
+/** One result as people read it: `ok`/`FAIL`/`skip` and the name; a failure gets the diff under it; what the hook logged follows. */
 export function formatResult(result: CaseResult, source: string): string {
   const where = `${source}:${result.line}`;
   switch (result.status) {
     case 'pass':
-      return `  ok    ${result.name}  (${result.ms.toFixed(1)} ms)\n`;
+      return `  ok    ${result.name}  (${result.ms.toFixed(1)} ms)\n${formatLogs(result)}`;
     case 'skip':
       return `  skip  ${result.name}  (${result.reason})\n`;
     case 'error':
@@ -22,7 +38,7 @@ export function formatResult(result: CaseResult, source: string): string {
       const shown = diff.slice(0, MAX_DIFF_LINES).map((line) => `        ${line.op} ${line.text}\n`);
       const more = diff.length > MAX_DIFF_LINES ? [`        … ${diff.length - MAX_DIFF_LINES} more lines (--json shows everything)\n`] : [];
       const note = result.ran ? '' : '        (the hook did not run: its "tools" do not match this call)\n';
-      return `  FAIL  ${result.name}  (${where}, ${result.hook} at ${result.event})\n        - expected\n        + actual\n${shown.join('')}${more.join('')}${note}`;
+      return `  FAIL  ${result.name}  (${where}, ${result.hook} at ${result.event})\n        - expected\n        + actual\n${shown.join('')}${more.join('')}${note}${formatLogs(result)}`;
     }
   }
 }

@@ -17,6 +17,13 @@ export const HookName = z
 /** A path relative to the hook directory (never absolute: the directory must stay movable). */
 const RelativePath = z.string().min(1).refine((p) => !p.startsWith('/'), { message: 'must be relative to the hook directory' });
 
+/** A C preprocessor definition: `NAME` or `NAME=value`, as after `-D`. */
+const CDefine = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*(=.*)?$/, 'a definition is NAME or NAME=value, as after -D');
+/** A rustc `--cfg`: `name` or `name="value"`. */
+const RustCfg = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*(="[^"]*")?$/, 'a cfg is name or name="value", as after --cfg');
+/** An asc `--use` alias: `NAME=value` (a global the source reads as a constant). */
+const AscUse = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*=.+$/, 'an alias is NAME=value, as after asc --use');
+
 const common = {
   /** Version of this manifest's shape. */
   manifest: z.literal(1),
@@ -44,9 +51,37 @@ export const HookManifest = z.discriminatedUnion('lang', [
     sources: z.array(RelativePath).min(1),
     /** `-I` directories. */
     include: z.array(RelativePath),
+    /** `-D` definitions for every translation unit. */
+    defines: z.array(CDefine).optional(),
   }),
-  z.strictObject({ ...common, lang: z.literal('rust'), source: RelativePath, flavour: RustFlavour }),
-  z.strictObject({ ...common, lang: z.literal('assemblyscript'), source: RelativePath }),
+  z.strictObject({
+    ...common,
+    lang: z.literal('rust'),
+    source: RelativePath,
+    flavour: RustFlavour,
+    /** `--cfg` values besides the flavour's (`basis_no_std`). */
+    cfg: z.array(RustCfg).optional(),
+  }),
+  z.strictObject({
+    ...common,
+    lang: z.literal('assemblyscript'),
+    source: RelativePath,
+    /** asc `--use` aliases. */
+    use: z.array(AscUse).optional(),
+  }),
+  z.strictObject({
+    ...common,
+    lang: z.literal('wat'),
+    /** The core module's text: its imports, `$handle`, data; see guest-examples/wat/README.md. */
+    source: RelativePath,
+    /** WAT fields assembled into the module first (the ABI helpers every guest shares). */
+    prelude: RelativePath.optional(),
+    /**
+     * A world to embed instead of the hook world, for a guest that imports WASI itself: a WIT file and
+     * the world's name in it (its `basis:hook` and WASI 0.2.12 dependencies are the package's).
+     */
+    world: z.strictObject({ wit: RelativePath, name: z.string().min(1) }).optional(),
+  }),
 ]);
 export type HookManifest = z.infer<typeof HookManifest>;
 

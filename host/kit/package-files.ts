@@ -30,3 +30,25 @@ export async function readPackageFile(relative: string): Promise<string> {
   }
   return readFile(path, 'utf8');
 }
+
+/** The WASI release whose WIT the package ships (`wit/wasi/0.2.12/`), the one jco and componentize-qjs bundle. */
+export const WASI_VERSION = '0.2.12';
+
+/** The WASI packages shipped as WIT. */
+export type WasiPackage = 'cli' | 'clocks' | 'filesystem' | 'http' | 'io' | 'random' | 'sockets';
+
+/** Absolute path of a shipped WASI package's WIT. */
+export function wasiWitFile(pkg: WasiPackage): string {
+  return packagePath(`wit/wasi/${WASI_VERSION}/${pkg}.wit`);
+}
+
+/** WASI preview1 → preview2 reactor adapter, for core modules that import WASI preview1 (C, Rust std). */
+export const PREVIEW1_ADAPTER = 'adapters/wasi_snapshot_preview1.reactor.wasm';
+
+/** The JavaScript glue between the contract's shapes and the WIT, bundled into every JS/TS hook. */
+export const JS_GLUE = 'guest-examples/js/glue/hook.js';
+/** The contract's shapes as TypeScript declarations, for JS and TS starters (`types/hook.d.ts`). */
+export const JS_TYPES = 'guest-examples/js/glue/hook.d.ts';
+/** The world JavaScript hooks are built against: the hook world plus stderr and the environment. */
+export const JS_WORLD = 'guest-examples/js/glue/world.wit';
+export const JS_WORLD_NAME = 'hook-js';

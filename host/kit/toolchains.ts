@@ -27,16 +27,22 @@ export const ASSEMBLYSCRIPT_TOOLCHAIN: ToolchainInstall = {
   command: 'npm install --save-dev assemblyscript',
 };
 
-/** The npm package that type-checks and compiles TypeScript hooks. */
+/** The npm package that type-checks and compiles TypeScript hooks (5.x through 7.x: its `tsc` is run). */
 export const TYPESCRIPT_TOOLCHAIN: ToolchainInstall = {
   packages: ['typescript'],
   command: 'npm install --save-dev typescript',
 };
 
-/** The npm package of the SpiderMonkey engine for JavaScript hooks. */
+/** The npm package of the QuickJS engine for JavaScript and TypeScript hooks (the default engine). */
+export const QUICKJS_TOOLCHAIN: ToolchainInstall = {
+  packages: ['componentize-qjs'],
+  command: 'npm install --save-dev componentize-qjs',
+};
+
+/** The npm package of the SpiderMonkey engine for JavaScript and TypeScript hooks. */
 export const SPIDERMONKEY_TOOLCHAIN: ToolchainInstall = {
   packages: ['@bytecodealliance/componentize-js'],
-  command: 'npm install @bytecodealliance/componentize-js',
+  command: 'npm install --save-dev @bytecodealliance/componentize-js',
 };
 
 /** Set to use another clang than the `clang` on PATH (e.g. `clang-16`, or a path). */

@@ -10,8 +10,8 @@
  */
 import { parseArgs } from 'node:util';
 import { componentTransport, type ComponentIsolation, type ComponentTransport } from '../../host/transports/component/index.js';
-import { hostileGuest } from '../../test/fixtures/hostile/build.js';
-import { RUNAWAYS } from '../../test/transports/component/runaways.js';
+import { hostileGuest } from '../hostile/build.js';
+import { RUNAWAYS } from '../hostile/runaways.js';
 
 const { values } = parseArgs({
   options: {

@@ -16,7 +16,7 @@ import { CallMeter } from '../../host/transports/component/meter/call-meter.js';
 import { SLICE_UNITS } from '../../host/transports/component/meter/costs.js';
 import { instrumentModule } from '../../host/transports/component/meter/instrument.js';
 import { Wasm } from '../../host/transports/component/wasm-api.js';
-import { parseWat } from '../../test/fixtures/hostile/build.js';
+import { parseWat } from '../hostile/build.js';
 
 const { values } = parseArgs({ options: { ms: { type: 'string', default: '300' } } });
 const ms = Number(values.ms);

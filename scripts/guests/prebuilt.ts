@@ -1,16 +1,37 @@
 /**
  * Committed prebuilt components for guests whose toolchain is not on npm (C, Rust): copied into
- * build/ on machines without the toolchain, refreshed from a real build with `--update-prebuilt`.
+ * build/ on machines without the toolchain, refreshed from a real build with
+ * `npm run build-guests -- c rust --update-prebuilt`.
  * A manifest records the source hash each copy was built from, so a test can fail when they drift.
  */
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import type { GuestBuildContext } from './types.js';
+import { ROOT } from './catalog.js';
 
-/** For each output (`guard`, `std/guard`...), the source hash it was built from; and the compiler. */
+type Log = (message: string) => void;
+
+/**
+ * For each output (`guard`, `std/guard`...), the source hash it was built from; the compiler; and
+ * `built_with`, a hash of the compiler's version and the kit's build code: a checkout whose compiler
+ * and kit give the same hash would build exactly these bytes from the same sources, so it may copy
+ * them instead (the build is deterministic; CI rebuilds from source anyway).
+ */
 export interface PrebuiltManifest {
   readonly compiler: string;
+  readonly built_with: string;
   readonly guests: Record<string, string>;
+}
+
+/** The prebuilt manifest of a directory, or undefined when there is none or it does not parse. */
+export async function readPrebuiltManifest(prebuiltDir: string): Promise<PrebuiltManifest | undefined> {
+  try {
+    const parsed = JSON.parse(await readFile(manifestPath(prebuiltDir), 'utf8')) as Partial<PrebuiltManifest>;
+    return typeof parsed.compiler === 'string' && typeof parsed.built_with === 'string' && typeof parsed.guests === 'object' && parsed.guests !== null
+      ? { compiler: parsed.compiler, built_with: parsed.built_with, guests: parsed.guests }
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The manifest's path inside a prebuilt directory. */
@@ -25,14 +46,14 @@ export async function wasmFiles(dir: string): Promise<string[]> {
 }
 
 /** No toolchain: copy the committed prebuilt components into build/ (no stamps: a real build replaces them). */
-export async function copyPrebuilt(prebuiltDir: string, buildDir: string, label: string, context: GuestBuildContext): Promise<void> {
+export async function copyPrebuilt(prebuiltDir: string, buildDir: string, log: Log): Promise<void> {
   for (const file of await wasmFiles(prebuiltDir)) {
     const to = join(buildDir, file);
     await mkdir(dirname(to), { recursive: true });
     await rm(`${to}.stamp`, { force: true });
     await cp(join(prebuiltDir, file), to);
   }
-  context.log(`copied the prebuilt ${label} components from ${relative(context.root, prebuiltDir)}/`);
+  log(`copied the prebuilt components from ${relative(ROOT, prebuiltDir)}/`);
 }
 
 /** One freshly built output to commit: its key in the manifest, where it was built, its source hash. */
@@ -43,7 +64,7 @@ export interface PrebuiltEntry {
 }
 
 /** Replace prebuilt/ with the current build outputs and record their source hashes. */
-export async function updatePrebuilt(prebuiltDir: string, compiler: string, entries: readonly PrebuiltEntry[], context: GuestBuildContext): Promise<void> {
+export async function updatePrebuilt(prebuiltDir: string, compiler: string, builtWith: string, entries: readonly PrebuiltEntry[], log: Log): Promise<void> {
   await rm(prebuiltDir, { recursive: true, force: true });
   const guests: Record<string, string> = {};
   for (const entry of entries) {
@@ -52,13 +73,7 @@ export async function updatePrebuilt(prebuiltDir: string, compiler: string, entr
     await cp(entry.built, to);
     guests[entry.key] = entry.sourceHash;
   }
-  const manifest: PrebuiltManifest = { compiler, guests };
+  const manifest: PrebuiltManifest = { compiler, built_with: builtWith, guests };
   await writeFile(manifestPath(prebuiltDir), `${JSON.stringify(manifest, null, 2)}\n`);
-  context.log(`updated ${relative(context.root, prebuiltDir)}/ (${entries.length} components)`);
-}
-
-/** The installed jco's version: part of every guest's build inputs. */
-export async function jcoVersion(root: string): Promise<string> {
-  const pkg = JSON.parse(await readFile(join(root, 'node_modules/@bytecodealliance/jco/package.json'), 'utf8')) as { version: string };
-  return pkg.version;
+  log(`updated ${relative(ROOT, prebuiltDir)}/ (${entries.length} components)`);
 }

@@ -1,11 +1,10 @@
 import { join } from 'node:path';
-import { AS_BUILD_DIR, AS_CONFORMANCE_BEHAVIOURS } from '../../scripts/guests/assemblyscript.js';
+import { GUESTS, buildDir } from '../../scripts/guests/catalog.js';
 import { componentFixture } from '../helpers/component-fixture.js';
 import { ensureGuestsBuilt } from '../helpers/guests.js';
 import { runTransportSuite } from './suite.js';
 
-const ensureAsGuestsBuilt = (): Promise<void> =>
-  ensureGuestsBuilt('assemblyscript', [...AS_CONFORMANCE_BEHAVIOURS.map((b) => join(AS_BUILD_DIR, 'conformance', `${b}.wasm`)), join(AS_BUILD_DIR, 'guard.wasm'), join(AS_BUILD_DIR, 'redact.wasm')]);
+const ensureAsGuestsBuilt = (): Promise<void> => ensureGuestsBuilt('assemblyscript', GUESTS.assemblyscript.map((g) => g.out));
 
 // Every conformance vector against the AssemblyScript guests (guest-examples/assemblyscript/src/
 // conformance.ts, one component per behaviour) through the real component transport. Between them the
@@ -13,5 +12,5 @@ const ensureAsGuestsBuilt = (): Promise<void> =>
 // replace with a reason, with is_error true and false, and with neither.
 runTransportSuite(
   'component (assemblyscript)',
-  componentFixture({ name: 'assemblyscript', dir: join(AS_BUILD_DIR, 'conformance'), crashCode: 'trap', prepare: ensureAsGuestsBuilt }),
+  componentFixture({ name: 'assemblyscript', dir: join(buildDir('assemblyscript'), 'conformance'), crashCode: 'trap', prepare: ensureAsGuestsBuilt }),
 );

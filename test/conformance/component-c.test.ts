@@ -1,10 +1,11 @@
 import { join } from 'node:path';
-import { C_BUILD_DIR, C_GUESTS, C_PREBUILT_DIR } from '../../scripts/guests/c.js';
+import { GUESTS, PREBUILT_DIR, buildDir } from '../../scripts/guests/catalog.js';
 import { componentFixture } from '../helpers/component-fixture.js';
 import { ensureGuestsBuilt } from '../helpers/guests.js';
 import { runTransportSuite } from './suite.js';
 
-const ensureCGuestsBuilt = (): Promise<void> => ensureGuestsBuilt('c', C_GUESTS.map((g) => join(C_BUILD_DIR, `${g.out}.wasm`)));
+const ensureCGuestsBuilt = (): Promise<void> => ensureGuestsBuilt('c', GUESTS.c.map((g) => g.out));
+const C_PREBUILT_DIR = PREBUILT_DIR.c ?? '';
 
 // Every conformance vector against the C guests (guest-examples/c/src/conformance.c, one component per
 // behaviour) through the real component transport — once as built from source (in CI: by clang; on a
@@ -12,5 +13,5 @@ const ensureCGuestsBuilt = (): Promise<void> => ensureGuestsBuilt('c', C_GUESTS.
 // rebuild that behaves differently from the committed copies fails. Between them the vectors exercise
 // every layout of the result area the glue writes: modify with and without reason, replace with a
 // reason, with is_error true and false, and with neither.
-runTransportSuite('component (c)', componentFixture({ name: 'c', dir: join(C_BUILD_DIR, 'conformance'), crashCode: 'trap', prepare: ensureCGuestsBuilt }));
+runTransportSuite('component (c)', componentFixture({ name: 'c', dir: join(buildDir('c'), 'conformance'), crashCode: 'trap', prepare: ensureCGuestsBuilt }));
 runTransportSuite('component (c, prebuilt)', componentFixture({ name: 'c prebuilt', dir: join(C_PREBUILT_DIR, 'conformance'), crashCode: 'trap' }));

@@ -6,8 +6,7 @@
  * everything else must be exactly what worker isolation gives (component-wat.test.ts and friends).
  */
 import { join } from 'node:path';
-import { C_BUILD_DIR, C_GUESTS } from '../../scripts/guests/c.js';
-import { RUST_BUILD_DIR, RUST_GUESTS, rustGuestPath } from '../../scripts/guests/rust.js';
+import { GUESTS, buildDir } from '../../scripts/guests/catalog.js';
 import { componentFixture } from '../helpers/component-fixture.js';
 import { WAT_CONFORMANCE_DIR, ensureGuestsBuilt, ensureWatGuestsBuilt } from '../helpers/guests.js';
 import { runTransportSuite } from './suite.js';
@@ -23,9 +22,9 @@ runTransportSuite(
   'component (c, metered)',
   componentFixture({
     name: 'c metered',
-    dir: join(C_BUILD_DIR, 'conformance'),
+    dir: join(buildDir('c'), 'conformance'),
     crashCode: 'trap',
-    prepare: () => ensureGuestsBuilt('c', C_GUESTS.map((g) => join(C_BUILD_DIR, `${g.out}.wasm`))),
+    prepare: () => ensureGuestsBuilt('c', GUESTS.c.map((g) => g.out)),
     options: metered,
   }),
 );
@@ -34,9 +33,9 @@ runTransportSuite(
   'component (rust nostd, metered)',
   componentFixture({
     name: 'rust nostd metered',
-    dir: join(RUST_BUILD_DIR, 'nostd', 'conformance'),
+    dir: join(buildDir('rust'), 'nostd', 'conformance'),
     crashCode: 'trap',
-    prepare: () => ensureGuestsBuilt('rust', RUST_GUESTS.map((g) => rustGuestPath(g.flavour, g.out))),
+    prepare: () => ensureGuestsBuilt('rust', GUESTS.rust.map((g) => g.out)),
     options: metered,
   }),
 );

@@ -25,6 +25,11 @@ function expectTyped(result: InvokeResult, mode: number, payload: Uint8Array): v
   if (result.ok) expect(checkResponse(result.response).ok).toBe(true);
   else expect(['malformed_response', 'guest_error', 'output_too_large']).toContain(result.failure.code);
   const kind = mode & 0x0f;
+  // A string that is not UTF-8 is not an answer, whatever it was to be: malformed, as from a subprocess.
+  if (kind <= 3 && !isUtf8(payload)) {
+    expect(result).toMatchObject({ ok: false, failure: { code: 'malformed_response' } });
+    return;
+  }
   if (kind === 3) {
     expect(result).toMatchObject({ ok: false, failure: { code: 'guest_error' } });
     return;
@@ -33,8 +38,6 @@ function expectTyped(result: InvokeResult, mode: number, payload: Uint8Array): v
     expect(result).toMatchObject({ ok: true, response: { decision: 'allow' } });
     return;
   }
-  // Invalid UTF-8 is the lifting's business (it must never crash; what it becomes is not checked here).
-  if (!isUtf8(payload)) return;
   const text = new TextDecoder().decode(payload);
   if (kind === 0) {
     if (text.trim() === '') expect(result).toMatchObject({ ok: false, failure: { code: 'malformed_response' } });

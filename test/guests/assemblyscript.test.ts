@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HookRunner, type HookCall } from '../../host/index.js';
 import { componentTransport } from '../../host/transports/component/index.js';
-import { AS_BUILD_DIR, AS_CONFORMANCE_BEHAVIOURS } from '../../scripts/guests/assemblyscript.js';
+import { GUESTS, buildDir } from '../../scripts/guests/catalog.js';
 import { TEST_CACHE_DIR as cache_dir, ensureGuestsBuilt } from '../helpers/guests.js';
 import { runPolicyCases } from '../helpers/policy-cases.js';
 
-const ensureBuilt = (): Promise<void> =>
-  ensureGuestsBuilt('assemblyscript', [...AS_CONFORMANCE_BEHAVIOURS.map((b) => join(AS_BUILD_DIR, 'conformance', `${b}.wasm`)), join(AS_BUILD_DIR, 'guard.wasm'), join(AS_BUILD_DIR, 'redact.wasm')]);
+const AS_BUILD_DIR = buildDir('assemblyscript');
+const ensureBuilt = (): Promise<void> => ensureGuestsBuilt('assemblyscript', GUESTS.assemblyscript.map((g) => g.out));
 
 runPolicyCases('assemblyscript', async (hook) => {
   await ensureBuilt();

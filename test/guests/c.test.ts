@@ -6,11 +6,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HookRunner, type HookCall } from '../../host/index.js';
 import { componentTransport } from '../../host/transports/component/index.js';
-import { C_BUILD_DIR, C_GUESTS, C_PREBUILT_DIR } from '../../scripts/guests/c.js';
+import { GUESTS, PREBUILT_DIR, buildDir } from '../../scripts/guests/catalog.js';
 import { TEST_CACHE_DIR as cache_dir, ensureGuestsBuilt } from '../helpers/guests.js';
 import { runPolicyCases } from '../helpers/policy-cases.js';
 
-const ensureBuilt = (): Promise<void> => ensureGuestsBuilt('c', C_GUESTS.map((g) => join(C_BUILD_DIR, `${g.out}.wasm`)));
+const C_BUILD_DIR = buildDir('c');
+const C_PREBUILT_DIR = PREBUILT_DIR.c ?? '';
+const ensureBuilt = (): Promise<void> => ensureGuestsBuilt('c', GUESTS.c.map((g) => g.out));
 
 runPolicyCases('c', async (hook) => {
   await ensureBuilt();

@@ -10,21 +10,23 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HookRunner } from '../../host/index.js';
 import { ALLOWED_IMPORTS, componentTransport, inspectComponent } from '../../host/transports/component/index.js';
-import {
-  PREBUILT_MANIFEST,
-  RUST_FLAVOURS,
-  RUST_GUESTS,
-  RUST_PREBUILT_DIR,
-  guestKey,
-  rustGuestPath,
-  sourceHash,
-  type PrebuiltManifest,
-} from '../../scripts/guests/rust.js';
+import { sourceHash } from '../../scripts/guests/build.js';
+import { GUESTS, PREBUILT_DIR, RUST_FLAVOURS, buildDir, prebuiltKey, type Guest } from '../../scripts/guests/catalog.js';
+import type { PrebuiltManifest } from '../../scripts/guests/prebuilt.js';
 import { TEST_CACHE_DIR, ensureGuestsBuilt } from '../helpers/guests.js';
 import { runPolicyCases } from '../helpers/policy-cases.js';
 
 const cacheDir = TEST_CACHE_DIR;
-const ensureRustGuestsBuilt = (): Promise<void> => ensureGuestsBuilt('rust', RUST_GUESTS.map((g) => rustGuestPath(g.flavour, g.out)));
+const RUST_GUESTS = GUESTS.rust;
+const RUST_PREBUILT_DIR = PREBUILT_DIR.rust ?? '';
+const PREBUILT_MANIFEST = join(RUST_PREBUILT_DIR, 'manifest.json');
+/** `std/guard`. */
+const guestKey = (guest: Guest): string => prebuiltKey(guest);
+const flavourOf = (guest: Guest): string => (guest.manifest.lang === 'rust' ? guest.manifest.flavour : '');
+/** `conformance/allow` within the flavour. */
+const outOf = (guest: Guest): string => guestKey(guest).slice(flavourOf(guest).length + 1);
+const rustGuestPath = (flavour: string, out: string): string => join(buildDir('rust'), flavour, `${out}.wasm`);
+const ensureRustGuestsBuilt = (): Promise<void> => ensureGuestsBuilt('rust', RUST_GUESTS.map((g) => g.out));
 
 for (const flavour of RUST_FLAVOURS) {
   runPolicyCases(`rust ${flavour}`, async (hook) => {
@@ -40,7 +42,7 @@ describe('rust guests', () => {
   beforeAll(ensureRustGuestsBuilt, 300_000);
 
   it('are all built', () => {
-    for (const guest of RUST_GUESTS) expect(existsSync(rustGuestPath(guest.flavour, guest.out)), guestKey(guest)).toBe(true);
+    for (const guest of RUST_GUESTS) expect(existsSync(guest.out), guestKey(guest)).toBe(true);
   });
 
   for (const flavour of RUST_FLAVOURS) {
@@ -59,8 +61,8 @@ describe('rust guests', () => {
   }
 
   it('nostd components import nothing but the hook types', async () => {
-    for (const guest of RUST_GUESTS.filter((g) => g.flavour === 'nostd')) {
-      const inspection = await inspectComponent(rustGuestPath(guest.flavour, guest.out), { cache_dir: cacheDir });
+    for (const guest of RUST_GUESTS.filter((g) => flavourOf(g) === 'nostd')) {
+      const inspection = await inspectComponent(guest.out, { cache_dir: cacheDir });
       expect(inspection.problem, guestKey(guest)).toBeUndefined();
       expect(inspection.imports.map(unversioned).filter((i) => i !== 'basis:hook/types'), guestKey(guest)).toEqual([]);
     }
@@ -68,11 +70,11 @@ describe('rust guests', () => {
 
   it('std components import only allowed WASI, and std formatting does bring WASI in', async () => {
     const wasiUsers: string[] = [];
-    for (const guest of RUST_GUESTS.filter((g) => g.flavour === 'std')) {
-      const inspection = await inspectComponent(rustGuestPath(guest.flavour, guest.out), { cache_dir: cacheDir });
+    for (const guest of RUST_GUESTS.filter((g) => flavourOf(g) === 'std')) {
+      const inspection = await inspectComponent(guest.out, { cache_dir: cacheDir });
       expect(inspection.problem, guestKey(guest)).toBeUndefined();
       for (const name of inspection.imports) expect(ALLOWED_IMPORTS, `${guestKey(guest)} imports ${name}`).toContain(unversioned(name));
-      if (inspection.imports.some((i) => i.startsWith('wasi:'))) wasiUsers.push(guest.out);
+      if (inspection.imports.some((i) => i.startsWith('wasi:'))) wasiUsers.push(outOf(guest));
     }
     // redact formats its reason with format!: that guest runs through the preview1 adapter.
     expect(wasiUsers).toContain('redact');
@@ -83,8 +85,8 @@ describe('rust guests', () => {
     expect(Object.keys(manifest.guests).sort()).toEqual(RUST_GUESTS.map(guestKey).sort());
     for (const guest of RUST_GUESTS) {
       expect(existsSync(join(RUST_PREBUILT_DIR, `${guestKey(guest)}.wasm`)), guestKey(guest)).toBe(true);
-      // A mismatch means a source changed without `npx tsx scripts/guests/rust.ts --update-prebuilt`.
-      expect(manifest.guests[guestKey(guest)], `${guestKey(guest)} prebuilt copy is stale`).toBe(await sourceHash(guest));
+      // A mismatch means a source changed without `npm run build-guests -- rust --update-prebuilt`.
+      expect(manifest.guests[guestKey(guest)], `${guestKey(guest)} prebuilt copy is stale`).toBe(sourceHash(guest));
     }
   });
 });

@@ -13,8 +13,12 @@ import { TEST_CACHE_DIR } from './guests.js';
 export interface ComponentFixtureOptions {
   /** Language or guest set, for messages. */
   readonly name: string;
-  /** Directory holding `<behaviour>.wasm` for every supported behaviour. */
-  readonly dir: string;
+  /**
+   * Directory holding `<behaviour>.wasm` for every supported behaviour — or one component for all of
+   * them, which reads its behaviour per call from the environment variable `variable`, granted to
+   * each hook (`grants.env`).
+   */
+  readonly dir: string | { readonly component: string; readonly variable: string };
   /** What the `crash` behaviour comes to (default `trap`). */
   readonly crashCode?: FailureCode;
   /** Behaviours the guests cannot express, with the reason. Default: `silent` (a component always answers). */
@@ -48,9 +52,10 @@ export function componentFixture(options: ComponentFixtureOptions): TransportFix
   async function make(behaviour: Behaviour, limits: FixtureLimits): Promise<ComponentTransport> {
     prepared ??= options.prepare?.() ?? Promise.resolve();
     await prepared;
+    const { dir } = options;
     const transport = componentTransport({
       ...options.options,
-      path: join(options.dir, `${behaviour}.wasm`),
+      ...(typeof dir === 'string' ? { path: join(dir, `${behaviour}.wasm`) } : { path: dir.component, grants: { env: { [dir.variable]: behaviour } } }),
       timeout_ms: limits.timeout_ms,
       max_output_bytes: limits.max_output_bytes,
       cache_dir: options.cacheDir ?? TEST_CACHE_DIR,

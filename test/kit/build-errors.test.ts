@@ -78,10 +78,10 @@ describe('basis-hooks build: what goes wrong', () => {
     const dir = await starter('ts-broken', 'ts');
     const source = join(dir, 'hook.ts');
     const { readFile } = await import('node:fs/promises');
-    await writeFile(source, (await readFile(source, 'utf8')).replace("return { tag: 'deny', val: REASON };", "return { tag: 'deny', reason: REASON };"));
+    await writeFile(source, (await readFile(source, 'utf8')).replace("return { decision: 'deny', reason: REASON };", "return { decision: 'deny', why: REASON };"));
     const result = await kit(['build', dir]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/build_failed: TypeScript errors:\nhook\.ts\(\d+,\d+\): error TS\d+/);
+    expect(result.stderr).toMatch(/build_failed: TypeScript errors \(tsc \d+\.\d+\.\d+\):\nhook\.ts\(\d+,\d+\): error TS\d+/);
     expect(result.stderr).not.toMatch(/componentize/);
   });
 });

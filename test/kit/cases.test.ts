@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { actualOf, type Actual } from '../../host/kit/cases/actual.js';
+import { actualOf, type Actual } from '../../host/cases/actual.js';
 import type { Outcome } from '../../host/contract/outcome.js';
-import { comparable, jsonEqual, meets } from '../../host/kit/cases/compare.js';
-import { canonicalJson, diffLines } from '../../host/kit/cases/diff.js';
-import { parseCases } from '../../host/kit/cases/parse.js';
+import { comparable, jsonEqual, meets } from '../../host/cases/compare.js';
+import { canonicalJson, diffLines } from '../../host/cases/diff.js';
+import { parseCases } from '../../host/cases/parse.js';
 import { POLICY_CASES_PATH } from '../helpers/policy-cases.js';
 import { readFileSync } from 'node:fs';
 

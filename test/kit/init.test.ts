@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCases } from '../../host/kit/cases/parse.js';
+import { parseCases } from '../../host/cases/parse.js';
 import { HookManifest } from '../../host/kit/manifest.js';
 import { starterCasesText } from '../../host/kit/templates/cases.js';
 import { kit, ROOT, scratchDir } from './kit.js';

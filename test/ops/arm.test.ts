@@ -8,7 +8,7 @@ import {
   parseConfig,
   type HookRunner,
 } from '../../host/index.js';
-import type { LocatedCase } from '../../host/kit/index.js';
+import type { LocatedCase } from '../../host/index.js';
 import { ROOT, TEST_CACHE_DIR } from '../helpers/guests.js';
 import { tempDir } from '../helpers/temp.js';
 import { answerBody, ensureOpsGuests, policyGuest, shHook, watBehaviour } from './helpers.js';

@@ -367,7 +367,7 @@ describe('post-return may not leave the component', () => {
       (call $log (i32.const 2))))`;
 
   it('a host import called during the call runs; called from post-return, it is refused as an ABI violation', async () => {
-    const { parseWat } = await import('../../scripts/guests/jco.js');
+    const { parseWat } = await import('../../host/kit/build/wasm-tools.js');
     const { CoreInstances, ImportGate, DirectCaller } = await import('../../host/transports/component/direct/index.js');
     const logged: number[] = [];
     const gate = new ImportGate();

@@ -9,10 +9,10 @@ import { Decision, Event, Flag, Request, serve } from "../glue/hook";
 export { cabi_realloc, cabi_post_handle } from "../glue/hook";
 
 // `BEHAVIOUR` is a global integer constant introduced by the builder (`asc --use BEHAVIOUR=<n>`): the
-// index of the behaviour in AS_CONFORMANCE_BEHAVIOURS (scripts/guests/assemblyscript.ts). It is not
+// index of the behaviour in COMPILED_GUEST_BEHAVIOURS (scripts/guests/catalog.ts). It is not
 // declared here on purpose: a `declare const` would shadow it with a host import.
 
-// Same order as AS_CONFORMANCE_BEHAVIOURS.
+// Same order as COMPILED_GUEST_BEHAVIOURS.
 const ALLOW = 0;
 const DENY = 1;
 const MODIFY_WRAP = 2;

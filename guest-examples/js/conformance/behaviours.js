@@ -1,12 +1,13 @@
 /**
- * The conformance behaviours (test/conformance/behaviours.ts) as one JavaScript function over the
- * `basis:hook` WIT shapes. Entry points choose the behaviour: `by-env.js` per call from the
- * `BASIS_BEHAVIOUR` environment variable (one SpiderMonkey component for all behaviours), the QuickJS
- * build one fixed behaviour per component (scripts/guests/js.ts generates those entries).
+ * The conformance behaviours (test/conformance/behaviours.ts) as one JavaScript function over the wire
+ * contract's own shapes: the request as the glue hands it over, the answer as `{decision, ...}`.
+ * `by-env.js` picks the behaviour per call from the granted environment.
  *
- * Values are JSON *text* (`request.input`, `request.output`), so wrapping is string concatenation.
- * An absent option arrives as `undefined` under SpiderMonkey and as `null` under QuickJS: compare with
- * `== null`. Failures are thrown as strings (→ `err`); an `Error` object traps under SpiderMonkey.
+ * Two behaviours come out differently from the other languages, because JavaScript hooks answer
+ * through the glue (guest-examples/js/glue/hook.js): `malformed` cannot reach the host as text that
+ * is not JSON (the glue writes every value as JSON) — the glue refuses a wrong shape itself, a
+ * `guest_error` — and `crash` throws, which the glue turns into `err` (`guest_error`) under both
+ * engines instead of a trap.
  */
 
 const DENY_REASON = 'denied by conformance hook';
@@ -14,64 +15,56 @@ const WRAPPED_REASON = 'saw a wrapped value';
 /** Over the suite's 64 KiB output cap. */
 const OVERSIZED_REASON = 'x'.repeat(80 * 1024);
 
-const WIRE_EVENT = { 'pre-tool-use': 'pre_tool_use', 'post-tool-use': 'post_tool_use' };
-
-function isWrapped(text) {
-  if (text == null) return false;
-  const value = JSON.parse(text);
+function isWrapped(value) {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && 'wrapped' in value;
 }
 
-/** What the request looked like, as the JSON text the `probe` behaviour answers with. */
+/** What the request looked like: which fields are present, and their values. */
 function probe(request) {
-  const pre = request.event === 'pre-tool-use';
-  const fields = [
-    `"hook_schema":${request.hookSchema}`,
-    `"event":"${WIRE_EVENT[request.event]}"`,
-    `"has_output":${request.output != null}`,
-    `"has_is_error":${request.isError != null}`,
-    `"input":${request.input}`,
-  ];
-  if (!pre) fields.push(`"output":${request.output ?? 'null'}`, `"is_error":${request.isError ?? false}`);
-  const text = `{${fields.join(',')}}`;
-  return pre ? { tag: 'modify', val: { input: text } } : { tag: 'replace', val: { output: text } };
+  const pre = request.event === 'pre_tool_use';
+  const seen = {
+    hook_schema: request.hook_schema,
+    event: request.event,
+    has_output: 'output' in request,
+    has_is_error: 'is_error' in request,
+    input: request.input,
+  };
+  if (pre) return { decision: 'modify', input: seen };
+  return { decision: 'replace', output: { ...seen, output: request.output, is_error: request.is_error } };
 }
 
-/** The decision `behaviour` answers to `request`. Throws a string for an unknown behaviour (→ err). */
+/** The answer `behaviour` gives to `request`. Throws a string for an unknown behaviour (→ err). */
 export function answer(behaviour, request) {
-  const pre = request.event === 'pre-tool-use';
+  const pre = request.event === 'pre_tool_use';
   switch (behaviour) {
     case 'allow':
-      return { tag: 'allow' };
+      return { decision: 'allow' };
     case 'deny':
-      return { tag: 'deny', val: DENY_REASON };
+      return { decision: 'deny', reason: DENY_REASON };
     case 'modify-wrap':
-      return { tag: 'modify', val: { input: `{"wrapped":${request.input}}`, reason: 'wrapped input' } };
+      return { decision: 'modify', input: { wrapped: request.input }, reason: 'wrapped input' };
     case 'replace-wrap':
-      return { tag: 'replace', val: { output: `{"wrapped":${request.output ?? 'null'}}`, reason: 'wrapped output' } };
+      return { decision: 'replace', output: { wrapped: request.output ?? null }, reason: 'wrapped output' };
     case 'replace-error':
-      return { tag: 'replace', val: { output: '"replaced as error"', isError: true } };
+      return { decision: 'replace', output: 'replaced as error', is_error: true };
     case 'replace-ok':
-      return { tag: 'replace', val: { output: '"replaced as ok"', isError: false } };
+      return { decision: 'replace', output: 'replaced as ok', is_error: false };
     case 'deny-if-wrapped':
-      return isWrapped(pre ? request.input : request.output) ? { tag: 'deny', val: WRAPPED_REASON } : { tag: 'allow' };
+      return isWrapped(pre ? request.input : request.output) ? { decision: 'deny', reason: WRAPPED_REASON } : { decision: 'allow' };
     case 'probe':
       return probe(request);
     case 'empty-deny-reason':
-      return { tag: 'deny', val: '' };
+      return { decision: 'deny', reason: '' };
     case 'malformed':
-      // The host must refuse rewritten input that is not JSON text.
-      return { tag: 'modify', val: { input: 'this is {not JSON', reason: 'malformed on purpose' } };
+      return { decision: 'maybe' };
     case 'hang':
       for (;;) {
-        // Spin until the host's deadline terminates the worker.
+        // Spin until the host's deadline stops the guest.
       }
     case 'crash':
-      // Not a decision: lowering it fails, which traps (`unreachable`) under both engines. (Throwing
-      // an Error traps under SpiderMonkey but is an err under QuickJS, so it is not used here.)
-      return undefined;
+      throw new Error('crashed on purpose');
     case 'oversized':
-      return { tag: 'deny', val: OVERSIZED_REASON };
+      return { decision: 'deny', reason: OVERSIZED_REASON };
     default:
       throw `unknown conformance behaviour: ${String(behaviour)}`;
   }

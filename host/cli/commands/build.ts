@@ -11,11 +11,13 @@ Build the hook in <dir> (made by "basis-hooks init"; its hook.json says how) int
 component, then load it exactly as the host will (world, import allowlist, instantiation) to verify
 it. Progress goes to stderr, one line per step with the time elapsed.
 
-  js, ts           in-process: QuickJS (componentize-qjs, comes with jco) or SpiderMonkey
-                   (@bytecodealliance/componentize-js); ts is type-checked first (npm typescript)
+  js, ts           in-process: QuickJS (npm componentize-qjs) or SpiderMonkey
+                   (npm @bytecodealliance/componentize-js); ts is type-checked first by the
+                   project's tsc (npm typescript 5.0 or later)
   c                clang --target=wasm32-wasi, then embed the world and jco new (+ WASI adapter if used)
   rust             /usr/bin/rustc, std (wasm32-wasi) or no_std (wasm32-unknown-unknown)
   assemblyscript   the npm package assemblyscript, in-process
+  wat              WebAssembly text with an optional prelude (hook.json written by hand)
 
 Options:
   -o, --out <file>   where to write the component (default: hook.json's "out", else build/<name>.wasm)
@@ -57,14 +59,16 @@ export const buildCommand: Command = {
       process.stderr.write(text);
       return code;
     }
-    const imports = result.info.imports.filter((i) => !i.startsWith('basis:hook/types@'));
+    // The CLI always verifies, so the loader's view of the component is there.
+    const info = result.info ?? { handler: 'unverified', imports: [] };
+    const imports = info.imports.filter((i) => !i.startsWith('basis:hook/types@'));
     if (json === true) {
-      await write(process.stdout, `${JSON.stringify({ ok: true, out: result.out, lang: result.manifest.lang, size: result.size, sha256: result.sha256, handler: result.info.handler, imports: result.info.imports, wasi_adapter: result.wasi_adapter, ms: Math.round(result.ms), steps: result.steps.map((s) => ({ step: s.step, ms: Math.round(s.ms) })) })}\n`);
+      await write(process.stdout, `${JSON.stringify({ ok: true, out: result.out, lang: result.manifest.lang, size: result.size, sha256: result.sha256, handler: info.handler, imports: info.imports, wasi_adapter: result.wasi_adapter, ms: Math.round(result.ms), steps: result.steps.map((s) => ({ step: s.step, ms: Math.round(s.ms) })) })}\n`);
     } else {
       const shown = relative(process.cwd(), result.out) || result.out;
       await write(
         process.stdout,
-        `built ${shown} (${kb(result.size)}, ${result.info.handler}, imports: ${imports.length === 0 ? 'none' : imports.join(', ')}) in ${(result.ms / 1000).toFixed(1)} s\n` +
+        `built ${shown} (${kb(result.size)}, ${info.handler}, imports: ${imports.length === 0 ? 'none' : imports.join(', ')}) in ${(result.ms / 1000).toFixed(1)} s\n` +
           `sha256 ${result.sha256}\n`,
       );
     }

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { armConfig } from '../../config/arm.js';
 import { checkConfig } from '../../config/check.js';
 import { loadConfig } from '../../config/load.js';
-import { parseCases } from '../../kit/cases/parse.js';
+import { parseCases } from '../../cases/parse.js';
 import { openCliAudit } from '../audit-option.js';
 import { formatArm, formatCheck } from '../check-report.js';
 import { EXIT_OK, EXIT_USAGE, parseFlags, usageError, type Command } from '../command.js';

@@ -78,7 +78,7 @@ export const testCommand: Command = {
 
     // Loaded on use: `basis-hooks run` should not pay for the kit at startup.
     const [{ parseCases }, { runCases }, { isHookDir, openTarget }, { formatResult, formatSummary }] = await Promise.all([
-      import('../../kit/cases/parse.js'),
+      import('../../cases/parse.js'),
       import('../../kit/cases/run.js'),
       import('../../kit/cases/target.js'),
       import('../test-report.js'),

@@ -6,11 +6,10 @@ import { ASSEMBLYSCRIPT_TOOLCHAIN } from '../toolchains.js';
 import type { Steps } from './progress.js';
 
 /**
- * asc flags of the guest examples (scripts/guests/assemblyscript.ts): `--use abort=` turns an abort
- * (failed assertion, out of memory, index out of range) into a trap instead of an import of
- * `env.abort`, so the core module imports nothing.
+ * asc flags of every build: `--use abort=` turns an abort (failed assertion, out of memory, index out
+ * of range) into a trap instead of an import of `env.abort`, so the core module imports nothing.
  */
-const ASC_FLAGS = ['-O3', '--runtime', 'incremental', '--use', 'abort='];
+export const ASC_FLAGS = ['-O3', '--runtime', 'incremental', '--use', 'abort='];
 
 /** The export names the component model expects for the handler's function and its post-return. */
 const HANDLE = 'basis:hook/handler@1.0.0#handle';
@@ -81,7 +80,8 @@ export async function buildAssemblyScriptCore(dir: string, manifest: AsManifest,
     let binary: Uint8Array | undefined;
     const stdout = asc.createMemoryStream();
     const stderr = asc.createMemoryStream();
-    const { error } = await asc.main([join(dir, manifest.source), ...ASC_FLAGS, '--outFile', 'hook.core.wasm'], {
+    const uses = (manifest.use ?? []).flatMap((u) => ['--use', u]);
+    const { error } = await asc.main([join(dir, manifest.source), ...ASC_FLAGS, ...uses, '--outFile', 'hook.core.wasm'], {
       stdout,
       stderr,
       writeFile(name, contents) {

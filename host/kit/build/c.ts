@@ -8,16 +8,15 @@ import { C_TOOLCHAIN, CLANG_ENV } from '../toolchains.js';
 import { runTool, ToolNotFound, type ToolRun } from './exec.js';
 import type { Steps } from './progress.js';
 
-
-/** Compile flags of every translation unit (the guest examples' flags: scripts/guests/c.ts). */
-const C_FLAGS = ['--target=wasm32-wasi', '-O2', '-std=c11', '-Wall', '-Wextra'];
+/** Compile flags of every translation unit. */
+export const C_FLAGS = ['--target=wasm32-wasi', '-O2', '-std=c11', '-Wall', '-Wextra'];
 
 /**
  * Link flags: a reactor (`_initialize` runs C constructors once, no `main`), the shadow stack below the
  * data so an overflow traps instead of overwriting globals, no name section. No `-O` at link time: with
  * one, clang runs whatever `wasm-opt` is on PATH, which makes the output depend on PATH.
  */
-const C_LINK_FLAGS = ['--target=wasm32-wasi', '-mexec-model=reactor', '-Wl,--stack-first', '-Wl,--strip-all'];
+export const C_LINK_FLAGS = ['--target=wasm32-wasi', '-mexec-model=reactor', '-Wl,--stack-first', '-Wl,--strip-all'];
 
 type CManifest = Extract<HookManifest, { lang: 'c' }>;
 
@@ -64,7 +63,7 @@ export async function buildCCore(dir: string, manifest: CManifest, steps: Steps)
   const version = await steps.run(`check ${clang()}`, async () => (await run(['--version'])).stdout.split('\n')[0]?.trim() ?? clang());
   const work = await mkdtemp(join(tmpdir(), 'basis-hooks-c-'));
   try {
-    const includes = manifest.include.map((i) => `-I${join(dir, i)}`);
+    const includes = [...manifest.include.map((i) => `-I${join(dir, i)}`), ...(manifest.defines ?? []).map((d) => `-D${d}`)];
     const objects = await steps.run(`compile ${manifest.sources.join(', ')} (${version})`, async () => {
       const out: string[] = [];
       for (const [index, source] of manifest.sources.entries()) {

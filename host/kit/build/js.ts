@@ -1,39 +1,34 @@
-import { createRequire } from 'node:module';
-import { readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 import { KitError } from '../errors/kit-error.js';
 import { ToolchainMissingError } from '../errors/toolchain-missing-error.js';
 import type { JsEngine } from '../languages.js';
-import { WIT_FILE, WIT_WORLD } from '../package-files.js';
-import { SPIDERMONKEY_TOOLCHAIN } from '../toolchains.js';
-import { enableBuildFilesystem } from './jco.js';
+import { JS_GLUE, JS_WORLD, JS_WORLD_NAME, readPackageFile } from '../package-files.js';
+import { QUICKJS_TOOLCHAIN, SPIDERMONKEY_TOOLCHAIN } from '../toolchains.js';
 import type { Steps } from './progress.js';
+import { enableBuildFilesystem } from './wasm-tools.js';
+import { WASI_CLI_PACKAGES, witDir } from './wit-dir.js';
 
 /**
- * Every WASI feature componentize-js knows (its defaults), all disabled: a hook that needs none imports
- * none. Its API silently ignores `['all']` (only its CLI expands that), hence the list.
+ * Every WASI feature componentize-js knows (its defaults), all disabled: the component imports only
+ * what the world does. Its API silently ignores `['all']` (only its CLI expands that), hence the list.
  */
 const SPIDERMONKEY_DISABLED_FEATURES = ['stdio', 'random', 'clocks', 'http', 'fetch-event'] as const;
 
 interface QuickJs {
-  componentize(options: { witPath: string; jsSource: string; jsPath: string; world: string; stubWasi: boolean; sync: boolean }): Promise<{ component: Uint8Array }>;
+  componentize(options: { witPath: string; jsSource: string; jsPath: string; moduleRoot: string; world: string; stubWasi: boolean; sync: boolean }): Promise<{ component: Uint8Array }>;
 }
 
 interface SpiderMonkey {
   componentize(options: { sourcePath: string; witPath: string; worldName: string; disableFeatures: string[] }): Promise<{ component: Uint8Array }>;
 }
 
-/**
- * componentize-qjs (what `jco componentize --backend quickjs` runs) is a dependency of jco, so it is
- * resolved from jco's location: it comes with basis-hooks, nothing to install.
- */
+/** The engines' npm packages are optional peers of basis-hooks: resolved where basis-hooks is installed. */
 async function loadQuickJs(): Promise<QuickJs> {
-  const fromJco = createRequire(import.meta.resolve('@bytecodealliance/jco'));
   try {
-    return (await import(pathToFileURL(fromJco.resolve('componentize-qjs')).href)) as QuickJs;
+    return (await import('componentize-qjs')) as unknown as QuickJs;
   } catch (error) {
-    throw new ToolchainMissingError('JavaScript (QuickJS)', 'componentize-qjs (a dependency of @bytecodealliance/jco) was not found', { packages: ['@bytecodealliance/jco'], command: 'npm install @bytecodealliance/jco' }, { cause: error });
+    throw new ToolchainMissingError('JavaScript (QuickJS)', 'the npm package componentize-qjs (the QuickJS engine) was not found', QUICKJS_TOOLCHAIN, { cause: error });
   }
 }
 
@@ -41,7 +36,7 @@ async function loadSpiderMonkey(): Promise<SpiderMonkey> {
   try {
     return (await import('@bytecodealliance/componentize-js')) as unknown as SpiderMonkey;
   } catch (error) {
-    throw new ToolchainMissingError('JavaScript (SpiderMonkey)', 'the npm package @bytecodealliance/componentize-js was not found', SPIDERMONKEY_TOOLCHAIN, { cause: error });
+    throw new ToolchainMissingError('JavaScript (SpiderMonkey)', 'the npm package @bytecodealliance/componentize-js (the SpiderMonkey engine) was not found', SPIDERMONKEY_TOOLCHAIN, { cause: error });
   }
 }
 
@@ -50,39 +45,81 @@ function compileError(engine: JsEngine, source: string, error: unknown): KitErro
   return new KitError('build_failed', `componentizing ${source} with ${engine === 'quickjs' ? 'QuickJS' : 'SpiderMonkey'} failed:\n${detail.trim()}`, { cause: error });
 }
 
+/** A relative ES module specifier from `fromDir` to `file`. */
+function specifier(fromDir: string, file: string): string {
+  const path = relative(fromDir, file).split(sep).join('/');
+  return path.startsWith('.') ? path : `./${path}`;
+}
+
 /**
- * Componentize a JavaScript module exporting `handler` for the `hook` world, in-process: QuickJS with
- * every WASI import stubbed and the synchronous ABI (Node 20 cannot run the async one), or SpiderMonkey
- * with every WASI feature disabled. Either way the component imports nothing but the WIT's types.
+ * The component's entry, generated as `<dir>/build/entry/<name>.js`: it hands the hook module to the
+ * glue (`glue/hook.js` beside it, copied from the package), which speaks the WIT so the hook can speak
+ * the contract.
  */
-export async function componentizeJs(source: string, engine: JsEngine, steps: Steps, shown = source): Promise<Uint8Array> {
-  if (engine === 'quickjs') {
-    const qjs = await steps.run('load QuickJS (componentize-qjs)', loadQuickJs);
-    return steps.run(`componentize ${shown} with QuickJS`, async () => {
+async function writeEntry(dir: string, module: string, name: string): Promise<string> {
+  const entryDir = join(dir, 'build', 'entry');
+  // The glue in a folder of its own: an entry is named after the hook, and a hook may be called `glue`.
+  await mkdir(join(entryDir, 'glue'), { recursive: true });
+  await writeFile(join(entryDir, 'glue', 'hook.js'), await readPackageFile(JS_GLUE));
+  const entry = join(entryDir, `${name}.js`);
+  const shown = relative(dir, join(dir, module)).split(sep).join('/');
+  await writeFile(
+    entry,
+    [
+      `// Generated by basis-hooks build: the component's entry for ${shown}. Edit that file, not this one.`,
+      `import * as hook from ${JSON.stringify(specifier(entryDir, join(dir, module)))};`,
+      `import { serve } from './glue/hook.js';`,
+      `export const handler = serve(hook, ${JSON.stringify(shown)});`,
+      '',
+    ].join('\n'),
+  );
+  return entry;
+}
+
+/**
+ * Componentize a JavaScript hook module (`module`, relative to the hook directory `dir`, exporting
+ * `handle`) for the `hook-js` world, in-process: with QuickJS (componentize-qjs, synchronous ABI —
+ * Node 20 cannot run the async one) or SpiderMonkey (componentize-js, every optional WASI feature off).
+ * The component exports the handler and imports the hook types, stderr and the environment (all of
+ * which the sandbox grants nothing through by default); QuickJS's runtime adds the rest of WASI's cli,
+ * io, clocks, filesystem and random interfaces, none of which holds anything unless granted.
+ */
+export async function componentizeJs(dir: string, module: string, name: string, engine: JsEngine, steps: Steps): Promise<Uint8Array> {
+  const shown = relative(dir, join(dir, module)).split(sep).join('/');
+  const entry = await writeEntry(dir, module, name);
+  const wit = await witDir({ 'world.wit': await readPackageFile(JS_WORLD) }, WASI_CLI_PACKAGES);
+  try {
+    if (engine === 'quickjs') {
+      const qjs = await steps.run('load QuickJS (componentize-qjs)', loadQuickJs);
+      return await steps.run(`componentize ${shown} with QuickJS`, async () => {
+        try {
+          const { component } = await qjs.componentize({ witPath: wit.path, jsSource: await readFile(entry, 'utf8'), jsPath: entry, moduleRoot: dir, world: JS_WORLD_NAME, stubWasi: false, sync: true });
+          return new Uint8Array(component);
+        } catch (error) {
+          throw compileError(engine, shown, error);
+        }
+      });
+    }
+    const sm = await steps.run('load SpiderMonkey (componentize-js)', async () => {
+      await enableBuildFilesystem();
+      return loadSpiderMonkey();
+    });
+    return await steps.run(`componentize ${shown} with SpiderMonkey (takes ~10 s)`, async () => {
+      // componentize-js maps the working directory to `/` while it snapshots the engine, and imports
+      // resolve inside it: the hook directory, which holds both the hook and build/entry/.
+      const callerCwd = process.cwd();
+      process.chdir(dir);
       try {
-        const { component } = await qjs.componentize({ witPath: WIT_FILE, jsSource: await readFile(source, 'utf8'), jsPath: source, world: WIT_WORLD, stubWasi: true, sync: true });
+        const { component } = await sm.componentize({ sourcePath: entry, witPath: wit.path, worldName: JS_WORLD_NAME, disableFeatures: [...SPIDERMONKEY_DISABLED_FEATURES] });
         return new Uint8Array(component);
       } catch (error) {
         throw compileError(engine, shown, error);
+      } finally {
+        process.chdir(callerCwd);
       }
     });
+  } finally {
+    await wit.dispose();
   }
-  const sm = await steps.run('load SpiderMonkey (componentize-js)', async () => {
-    await enableBuildFilesystem();
-    return loadSpiderMonkey();
-  });
-  return steps.run(`componentize ${shown} with SpiderMonkey (takes ~10 s)`, async () => {
-    // componentize-js maps the working directory to `/` while it snapshots the engine, and relative
-    // imports resolve inside it: pin it to the entry's directory (as `jco componentize` does).
-    const callerCwd = process.cwd();
-    process.chdir(dirname(source));
-    try {
-      const { component } = await sm.componentize({ sourcePath: source, witPath: WIT_FILE, worldName: WIT_WORLD, disableFeatures: [...SPIDERMONKEY_DISABLED_FEATURES] });
-      return new Uint8Array(component);
-    } catch (error) {
-      throw compileError(engine, shown, error);
-    } finally {
-      process.chdir(callerCwd);
-    }
-  });
 }
+

@@ -2,10 +2,10 @@ import type { HookEvent } from '../../contract/event.js';
 import type { JsonValue } from '../../contract/json.js';
 import type { AuditSink } from '../../runner/audit.js';
 import { HookRunner } from '../../runner/runner.js';
-import { actualOf, type Actual } from './actual.js';
-import { comparable, meets } from './compare.js';
-import type { LocatedCase } from './parse.js';
-import type { Expectation } from './schema.js';
+import { actualOf, type Actual } from '../../cases/actual.js';
+import { comparable, meets } from '../../cases/compare.js';
+import type { LocatedCase } from '../../cases/parse.js';
+import type { Expectation } from '../../cases/schema.js';
 import type { OpenedTarget } from './target.js';
 
 /** How one case went. */
@@ -22,6 +22,9 @@ export type CaseResult =
       /** False when the hook's tool matcher did not select the call (config hooks only). */
       readonly ran: boolean;
       readonly ms: number;
+      /** What the hook wrote to stdout (a component guest) and stderr during the case, as the trail keeps it. */
+      readonly stdout?: string;
+      readonly stderr?: string;
     }
   | { readonly name: string; readonly line: number; readonly status: 'skip'; readonly reason: string }
   | { readonly name: string; readonly line: number; readonly status: 'error'; readonly reason: string };
@@ -95,6 +98,7 @@ async function runOne(target: OpenedTarget, c: LocatedCase['case'], line: number
   const ms = performance.now() - started;
   const answered = actualOf(outcome, hook.name);
   const actual: Actual = answered ?? { decision: 'allow' };
+  const entry = outcome.trail.find((e) => e.hook === hook.name);
   return {
     name: c.name,
     line,
@@ -105,5 +109,7 @@ async function runOne(target: OpenedTarget, c: LocatedCase['case'], line: number
     actual: comparable(actual, c.expect),
     ran: answered !== undefined,
     ms,
+    ...(entry?.stdout === undefined ? {} : { stdout: entry.stdout }),
+    ...(entry?.stderr === undefined ? {} : { stderr: entry.stderr }),
   };
 }

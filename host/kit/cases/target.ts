@@ -8,7 +8,7 @@ import type { Transport } from '../../runner/transport.js';
 import { subprocessTransport } from '../../transports/subprocess/index.js';
 import { KitError } from '../errors/kit-error.js';
 import { MANIFEST_FILE, outputPath, readManifest } from '../manifest.js';
-import type { TestCase } from './schema.js';
+import type { TestCase } from '../../cases/schema.js';
 
 /** The hook(s) a cases file is run against. */
 export type TestTarget =

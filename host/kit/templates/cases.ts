@@ -1,6 +1,6 @@
 import type { HookCall } from '../../contract/call.js';
 import type { HookEvent } from '../../contract/event.js';
-import type { TestCase } from '../cases/schema.js';
+import type { TestCase } from '../../cases/schema.js';
 import { POST_MARKER, POST_PREFIX, PRE_REASON, postReason } from './policy.js';
 
 const base = { workspace: '/repo', agent_id: 'agent-1', tool_name: 'shell' } as const;

@@ -1,14 +1,13 @@
 import type { HookEvent } from '../../contract/event.js';
 import type { Language, JsEngine, RustFlavour } from '../languages.js';
 import type { HookManifest } from '../manifest.js';
-import { readPackageFile } from '../package-files.js';
+import { JS_TYPES, readPackageFile } from '../package-files.js';
 import { assemblyScriptSource } from './assemblyscript.js';
 import { cSource } from './c.js';
 import { starterCasesText } from './cases.js';
 import { jsSource, tsconfigText } from './js.js';
 import { readmeText } from './readme.js';
 import { rustSource } from './rust.js';
-import { WIT_GUEST_TYPES } from './ts-types.js';
 
 /** What a starter is made of. */
 export interface StarterOptions {
@@ -19,17 +18,20 @@ export interface StarterOptions {
   readonly flavour: RustFlavour;
 }
 
-/** The glue each language's starter gets, copied from the package: starter path → package path. */
+/**
+ * What each language's starter gets from the package, copied: starter path → package path. For JS and
+ * TS that is the contract's shapes as declarations; the JS glue itself is bundled by `build`.
+ */
 const GLUE: Readonly<Record<Language, Readonly<Record<string, string>>>> = {
-  js: {},
-  ts: {},
+  js: { 'types/hook.d.ts': JS_TYPES },
+  ts: { 'types/hook.d.ts': JS_TYPES },
   c: { 'glue/basis_hook.h': 'guest-examples/c/glue/basis_hook.h', 'glue/basis_hook.c': 'guest-examples/c/glue/basis_hook.c' },
   rust: { 'glue/basis_hook.rs': 'guest-examples/rust/glue/basis_hook.rs' },
   assemblyscript: { 'glue/hook.ts': 'guest-examples/assemblyscript/glue/hook.ts', 'glue/export-names.mjs': 'guest-examples/assemblyscript/glue/export-names.mjs' },
 };
 
 /** The manifest `init` writes for a starter. */
-export function starterManifest(options: StarterOptions): HookManifest {
+export function starterManifest(options: StarterOptions): Exclude<HookManifest, { lang: 'wat' }> {
   const common = { manifest: 1, name: options.name, event: options.event } as const;
   switch (options.lang) {
     case 'js':
@@ -51,11 +53,7 @@ function sourceFiles(options: StarterOptions): Record<string, string> {
     case 'js':
       return { 'hook.js': jsSource(event, name, false) };
     case 'ts':
-      return {
-        'hook.ts': jsSource(event, name, true),
-        'tsconfig.json': tsconfigText(),
-        ...Object.fromEntries(Object.entries(WIT_GUEST_TYPES).map(([file, text]) => [`types/${file}`, text])),
-      };
+      return { 'hook.ts': jsSource(event, name, true), 'tsconfig.json': tsconfigText() };
     case 'c':
       return { 'hook.c': cSource(event, name) };
     case 'rust':

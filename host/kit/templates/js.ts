@@ -3,30 +3,35 @@ import { POST_MARKER, POST_PREFIX, POST_TOKEN_CHARS, PRE_NEEDLE, PRE_REASON } fr
 
 /**
  * The starter's source in JavaScript (`typed: false`) or TypeScript (`typed: true`): the same code,
- * the TypeScript one typed against the WIT's generated declarations (`types/`).
+ * reading the request and answering in the wire contract's own shapes, typed by `types/hook.d.ts`
+ * (the package's guest-examples/js/glue/hook.d.ts, which `init` copies).
  */
 export function jsSource(event: HookEvent, name: string, typed: boolean): string {
   const t = (annotation: string): string => (typed ? annotation : '');
   const header = typed
-    ? `import type * as Handler from 'basis:hook/handler@1.0.0';
-import type { Decision, HookRequest } from 'basis:hook/types@1.0.0';
+    ? `import type { HookRequest, HookResponse, JsonValue } from './types/hook.js';
 `
     : '';
-  const exportLine = typed
-    ? `/** The \`basis:hook/handler\` export; \`typeof Handler\` makes a decision of the wrong shape a type error. */
-export const handler: typeof Handler = { handle };
-`
-    : `/** The \`basis:hook/handler\` export. */
-export const handler = { handle };
+  const handleDoc = typed ? '' : `/**
+ * @param {import('./types/hook.js').HookRequest} request
+ * @returns {import('./types/hook.js').HookResponse}
+ */
 `;
   const doc = `/**
- * ${name} — a ${event} hook for the basis:hook@1.0.0 world.
+ * ${name} — a ${event} hook for basis-hooks, in ${typed ? 'TypeScript' : 'JavaScript'}.
  *
- * The request's \`input\` (and, after the call, \`output\`) is the tool's value as JSON *text*; a
- * decision is a WIT variant: { tag: 'allow' }, { tag: 'deny', val: reason },
- * { tag: 'modify', val: { input, reason? } } (before the call) or
- * { tag: 'replace', val: { output, isError?, reason? } } (after it). To fail, throw a string (an
- * Error object traps under SpiderMonkey). Module top-level code runs at build time, not per call.
+ * \`handle(request, context)\` reads the request and answers in the basis hook wire contract's own
+ * shapes (types/hook.d.ts has them all); \`basis-hooks build\` bundles the glue that speaks the
+ * component's WIT for it.
+ * - \`request\`: hook_schema, event ('pre_tool_use' | 'post_tool_use'), workspace, agent_id,
+ *   tool_call_id, tool_name, input (the tool input as parsed JSON, or the raw text when it was not
+ *   JSON) and, after the call only, output and is_error.
+ * - Answer {decision: 'allow'}, {decision: 'deny', reason}, {decision: 'modify', input, reason?}
+ *   (before the call) or {decision: 'replace', output, is_error?, reason?} (after it). Any other
+ *   answer, or a throw, fails the hook (guest_error) with a message naming what was expected.
+ * - console.log and friends write to the hook's stderr: the audit trail keeps it, and
+ *   \`basis-hooks test\` shows it per case. \`context.env\` holds the granted environment variables.
+ * - handle runs synchronously (no await); top-level code runs once, at build time.
  *
  * Build: basis-hooks build .        Test: basis-hooks test . (runs cases.jsonl)
  */
@@ -35,6 +40,14 @@ export const handler = { handle };
     return `${doc}${header}
 const NEEDLE = ${JSON.stringify(PRE_NEEDLE)};
 const REASON = ${JSON.stringify(PRE_REASON)};
+
+/** Every string in a JSON value (a shell tool's input is {"command": "..."}; raw text is one string). */
+function strings(value${t(': JsonValue')})${t(': string[]')} {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(strings);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(strings);
+  return [];
+}
 
 /** True when the text runs \`rm -rf /\` on the root itself (end of text, space, quote or \`*\` after it), not on /tmp/.... */
 function wipesRoot(text${t(': string')})${t(': boolean')} {
@@ -45,14 +58,13 @@ function wipesRoot(text${t(': string')})${t(': boolean')} {
   return false;
 }
 
-function handle(request${t(': HookRequest')})${t(': Decision')} {
+${handleDoc}export function handle(request${t(': HookRequest')})${t(': HookResponse')} {
   // Registered at the wrong event by mistake, the hook stays harmless.
-  if (request.event !== 'pre-tool-use') return { tag: 'allow' };
-  if (wipesRoot(request.input)) return { tag: 'deny', val: REASON };
-  return { tag: 'allow' };
+  if (request.event !== 'pre_tool_use') return { decision: 'allow' };
+  if (strings(request.input).some(wipesRoot)) return { decision: 'deny', reason: REASON };
+  return { decision: 'allow' };
 }
-
-${exportLine}`;
+`;
   }
   return `${doc}${header}
 const PREFIX = ${JSON.stringify(POST_PREFIX)};
@@ -63,13 +75,10 @@ function isAlnum(c${t(': number')})${t(': boolean')} {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 }
 
-function handle(request${t(': HookRequest')})${t(': Decision')} {
-  // An absent option is undefined under SpiderMonkey but null under QuickJS: compare with == null.
-  if (request.event !== 'post-tool-use' || request.output == null) return { tag: 'allow' };
-  const text = request.output;
+/** The text with every token replaced; \`found.count\` counts them. */
+function redact(text${t(': string')}, found${t(': { count: number }')})${t(': string')} {
   let out = '';
   let copied = 0; // text[copied..] is still to be copied to out
-  let count = 0;
   for (let i = text.indexOf(PREFIX); i !== -1; i = text.indexOf(PREFIX, i)) {
     let n = 0;
     while (n < TOKEN_CHARS && isAlnum(text.charCodeAt(i + PREFIX.length + n))) n++;
@@ -80,15 +89,29 @@ function handle(request${t(': HookRequest')})${t(': Decision')} {
     out += text.slice(copied, i) + ${JSON.stringify(POST_MARKER)};
     i += PREFIX.length + TOKEN_CHARS;
     copied = i;
-    count++;
+    found.count++;
   }
-  if (count === 0) return { tag: 'allow' };
-  out += text.slice(copied);
-  // No isError: the tool's own claim about success stands. The reason goes to the audit trail only.
-  return { tag: 'replace', val: { output: out, reason: \`redacted \${count} token(s)\` } };
+  return out + text.slice(copied);
 }
 
-${exportLine}`;
+/** The value with \`change\` applied to every string in it (object keys stay as they are). */
+function mapStrings(value${t(': JsonValue')}, change${t(': (text: string) => string')})${t(': JsonValue')} {
+  if (typeof value === 'string') return change(value);
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, change));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, change)]));
+  return value;
+}
+
+${handleDoc}export function handle(request${t(': HookRequest')})${t(': HookResponse')} {
+  // Registered at the wrong event by mistake, the hook stays harmless.
+  if (request.event !== 'post_tool_use') return { decision: 'allow' };
+  const found = { count: 0 };
+  const output = mapStrings(request.output, (text) => redact(text, found));
+  if (found.count === 0) return { decision: 'allow' };
+  // No is_error: the tool's own claim about success stands. The reason goes to the audit trail only.
+  return { decision: 'replace', output, reason: \`redacted \${found.count} token(s)\` };
+}
+`;
 }
 
 /** The TypeScript starter's tsconfig: strict, no DOM or Node types (neither exists in a component). */

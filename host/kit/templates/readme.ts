@@ -1,9 +1,12 @@
 import type { HookEvent } from '../../contract/event.js';
 import type { HookManifest } from '../manifest.js';
+
+/** A manifest `init` writes (every language but WAT, which has no starter). */
+type StarterManifest = Exclude<HookManifest, { lang: 'wat' }>;
 import { outputPath } from '../manifest.js';
 import { policySummary } from './policy.js';
 
-const LANGUAGE_NAMES: Readonly<Record<HookManifest['lang'], string>> = {
+const LANGUAGE_NAMES: Readonly<Record<StarterManifest['lang'], string>> = {
   js: 'JavaScript',
   ts: 'TypeScript',
   c: 'C',
@@ -12,7 +15,7 @@ const LANGUAGE_NAMES: Readonly<Record<HookManifest['lang'], string>> = {
 };
 
 /** Where the language's own guide lives in the basis-hooks repository. */
-const GUIDES: Readonly<Record<HookManifest['lang'], string>> = {
+const GUIDES: Readonly<Record<StarterManifest['lang'], string>> = {
   js: 'guest-examples/js/README.md',
   ts: 'guest-examples/js/README.md',
   c: 'guest-examples/c/README.md',
@@ -20,23 +23,23 @@ const GUIDES: Readonly<Record<HookManifest['lang'], string>> = {
   assemblyscript: 'guest-examples/assemblyscript/README.md',
 };
 
-const TOOLCHAINS: Readonly<Record<HookManifest['lang'], string>> = {
-  js: 'Nothing to install: the engine comes with basis-hooks (QuickJS through jco; SpiderMonkey through `@bytecodealliance/componentize-js`).',
-  ts: 'The npm package `typescript` (the hook is type-checked against `types/`, generated from the WIT), then as for JavaScript.',
+const TOOLCHAINS: Readonly<Record<StarterManifest['lang'], string>> = {
+  js: 'The QuickJS engine, `npm install --save-dev componentize-qjs` (or SpiderMonkey: `npm install --save-dev @bytecodealliance/componentize-js`); `basis-hooks build` names the missing one.',
+  ts: 'TypeScript 5.0 or later — 5 and 7 are tested (`npm install --save-dev typescript`; the hook is type-checked against `types/hook.d.ts`), then the engine as for JavaScript (`npm install --save-dev componentize-qjs`).',
   c: 'Debian: `apt-get install -y clang lld wasi-libc libclang-rt-dev-wasm32` (`BASIS_HOOKS_CLANG` picks another clang).',
   rust: 'Debian: `apt-get install -y rustc libstd-rust-dev-wasm32`; the kit calls `/usr/bin/rustc` (rustup\'s toolchains have no wasm targets here; `BASIS_HOOKS_RUSTC` picks another).',
   assemblyscript: 'The npm package `assemblyscript` (`npm install --save-dev assemblyscript`).',
 };
 
 /** The files of the starter besides hook.json, cases.jsonl and this README, one line each. */
-function fileLines(manifest: HookManifest): string[] {
+function fileLines(manifest: StarterManifest): string[] {
   switch (manifest.lang) {
     case 'js':
-      return [`| \`${manifest.source}\` | the hook |`];
+      return [`| \`${manifest.source}\` | the hook: \`export function handle(request, context)\` |`, '| `types/hook.d.ts` | the request and answer shapes, for your editor (do not edit) |'];
     case 'ts':
       return [
-        `| \`${manifest.source}\` | the hook |`,
-        '| `types/` | the WIT as TypeScript declarations (`jco types --guest` output; do not edit) |',
+        `| \`${manifest.source}\` | the hook: \`export function handle(request, context)\` |`,
+        '| `types/hook.d.ts` | the request and answer shapes: the wire contract as TypeScript (do not edit) |',
         '| `tsconfig.json` | strict, no DOM or Node types (neither exists in a component) |',
       ];
     case 'c':
@@ -52,11 +55,11 @@ function fileLines(manifest: HookManifest): string[] {
   }
 }
 
-function options(manifest: HookManifest): string {
+function options(manifest: StarterManifest): string {
   switch (manifest.lang) {
     case 'js':
     case 'ts':
-      return `\`"engine"\` in \`hook.json\` is \`"quickjs"\` (~1.6 MB, faster to load and call) or \`"spidermonkey"\` (~11 MB; needs \`@bytecodealliance/componentize-js\`). Mind the engines' differences (absent options are \`null\` under QuickJS, \`undefined\` under SpiderMonkey; \`console\` and \`Date.now()\` do not work) — see the guide.`;
+      return `The hook reads and answers the wire contract's shapes; \`basis-hooks build\` bundles the glue that speaks the WIT (the same under both engines). \`"engine"\` in \`hook.json\` is \`"quickjs"\` (~1.6 MB, faster to load and call; npm \`componentize-qjs\`) or \`"spidermonkey"\` (~11.6 MB, the more complete engine; npm \`@bytecodealliance/componentize-js\`). See the guide.`;
     case 'rust':
       return '`"flavour"` in `hook.json` is `"std"` (wasm32-wasi: `String`, `format!`) or `"nostd"` (wasm32-unknown-unknown: `core` only, a few KB). The starter builds either way.';
     default:
@@ -65,7 +68,7 @@ function options(manifest: HookManifest): string {
 }
 
 /** The starter's README: what it does, how to build and test it, how to use it. */
-export function readmeText(manifest: HookManifest, event: HookEvent): string {
+export function readmeText(manifest: StarterManifest, event: HookEvent): string {
   const out = outputPath(manifest);
   const extra = options(manifest);
   return `# ${manifest.name}

@@ -5,30 +5,37 @@ import { CACHE_FORMAT, type CacheContents } from './cache.js';
 import { parseWorld, type ComponentWorld } from './world.js';
 
 /*
- * jco, used as a library: `componentWit` to read a component's world and `transpile` (instantiation
- * mode: the host supplies every import) to turn it into JS glue plus core modules. Imported only when
- * a component is not in the cache — jco brings preview2-shim's Node bindings for its own wasm tools,
- * which start an I/O thread; a warm start never loads it.
+ * jco's transpiler as a library (`@bytecodealliance/jco-transpile`, the part of jco that running hooks
+ * needs; jco's CLI and its componentize toolchains are authoring tools): `componentWit` to read a
+ * component's world and `transpileBytes` (instantiation mode: the host supplies every import) to turn
+ * it into JS glue plus core modules. Imported only when a component is not in the cache — its wasm
+ * tools run on preview2-shim's Node bindings, which start an I/O thread; a warm start never loads it.
  */
 
-type Jco = typeof import('@bytecodealliance/jco');
-let jco: Promise<Jco> | undefined;
+interface Transpiler {
+  readonly componentWit: typeof import('@bytecodealliance/jco-transpile/wasm-tools').componentWit;
+  readonly transpileBytes: typeof import('@bytecodealliance/jco-transpile').transpileBytes;
+}
+let jco: Promise<Transpiler> | undefined;
 
-function loadJco(): Promise<Jco> {
-  jco ??= import('@bytecodealliance/jco');
+function loadJco(): Promise<Transpiler> {
+  jco ??= Promise.all([import('@bytecodealliance/jco-transpile/wasm-tools'), import('@bytecodealliance/jco-transpile')]).then(([tools, transpiler]) => ({
+    componentWit: tools.componentWit,
+    transpileBytes: transpiler.transpileBytes,
+  }));
   return jco;
 }
 
 let version: string | undefined;
 
-/** `jco@<version>`: part of the cache key, since another jco writes other glue. */
+/** `jco-transpile@<version>`: part of the cache key, since another transpiler writes other glue. */
 export function transpilerVersion(): string {
   if (version === undefined) {
     const require = createRequire(import.meta.url);
     // The package exports no ./package.json; its main module sits in dist/ beside it.
-    const main = require.resolve('@bytecodealliance/jco');
+    const main = require.resolve('@bytecodealliance/jco-transpile');
     const pkg = JSON.parse(readFileSync(join(dirname(main), '..', 'package.json'), 'utf8')) as { version?: unknown };
-    version = `jco@${typeof pkg.version === 'string' ? pkg.version : 'unknown'}`;
+    version = `jco-transpile@${typeof pkg.version === 'string' ? pkg.version : 'unknown'}`;
   }
   return version;
 }
@@ -70,13 +77,15 @@ export function strictDecoders(glue: Uint8Array): Uint8Array {
 
 /** Transpile a component into what the cache stores. */
 export async function transpileComponent(component: Uint8Array, sha256: string, world: ComponentWorld): Promise<CacheContents> {
-  const result = await (await loadJco()).transpile(component, {
+  const result = await (await loadJco()).transpileBytes(component, {
     name: 'hook',
     instantiation: 'async',
     // Every core module as a file, none inlined as base64: each must pass through the memory cap.
     base64Cutoff: 0,
-    noTypescript: true,
-    quiet: true,
+    emitTypescriptDeclarations: false,
+    // err(message) arrives as a ComponentError (what jco's CLI API does; jco-transpile's default
+    // throws the bare payload, which a guest could forge by throwing any value).
+    noComponentErrorWrapping: false,
   });
   const modules: Record<string, Uint8Array> = {};
   let glue: Uint8Array | undefined;

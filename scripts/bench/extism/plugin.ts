@@ -8,8 +8,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import createPlugin, { type Plugin } from '@extism/extism';
-import { parseWat } from '../../guests/jco.js';
-import { assembleWat } from '../../guests/wat.js';
+import { parseWat } from '../../../host/kit/build/wasm-tools.js';
+import { assembleWat } from '../../../host/kit/build/wat.js';
 import { ROOT } from '../guests.js';
 
 /** The Extism plugin's bytes (a core module importing only `extism:host/env`). */

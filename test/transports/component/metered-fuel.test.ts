@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isOptionsError } from '../../../host/index.js';
 import { componentTransport, type ComponentTransport } from '../../../host/transports/component/index.js';
-import { componentize, parseWat } from '../../../scripts/guests/jco.js';
-import { assembleWat } from '../../../scripts/guests/wat.js';
+import { componentFromCore, parseWat } from '../../../host/kit/build/wasm-tools.js';
+import { assembleWat } from '../../../host/kit/build/wat.js';
 import { ROOT, TEST_CACHE_DIR, ensureWatGuestsBuilt, watGuest } from '../../helpers/guests.js';
 import { CONTEXT, preRequest } from './requests.js';
 
@@ -46,7 +46,7 @@ describe('an explicit fuel is a deterministic cap per call, besides the deadline
     await ensureWatGuestsBuilt();
     dir = await mkdtemp(join(tmpdir(), 'basis-metered-fuel-'));
     const prelude = await readFile(join(ROOT, 'guest-examples/wat/prelude.wat'), 'utf8');
-    const component = await componentize(await parseWat(assembleWat(prelude, SPIN_GUEST, { hookVersion: '1.0.0', initialPages: 1 })));
+    const { component } = await componentFromCore(await parseWat(assembleWat(prelude, SPIN_GUEST, { hookVersion: '1.0.0', initialPages: 1 })));
     await writeFile(join(dir, 'spin.wasm'), component);
     spin = componentTransport({ path: join(dir, 'spin.wasm'), cache_dir: join(dir, 'cache'), isolation: 'metered', fuel: FUEL });
     transports.push(spin);

@@ -5,7 +5,7 @@ import { componentTransport, type ComponentTransport } from '../../../host/trans
 import { CallMeter } from '../../../host/transports/component/meter/call-meter.js';
 import { EH_ENTRY_UNITS, THROW_UNITS } from '../../../host/transports/component/meter/costs.js';
 import { FUEL_EXPORT, METER_VERSION, MeterError, START_EXPORT, instrumentModule } from '../../../host/transports/component/meter/instrument.js';
-import { parseWat } from '../../fixtures/hostile/build.js';
+import { parseWat } from '../../../scripts/hostile/build.js';
 import { guestBuildDir, TEST_CACHE_DIR, ensureGuestsBuilt, ensureWatGuestsBuilt, watGuest } from '../../helpers/guests.js';
 import { CONTEXT, preRequest } from './requests.js';
 

@@ -6,31 +6,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { componentTransport, type ComponentIsolation, type ComponentTransport } from '../../../host/transports/component/index.js';
-import { hostileGuest } from '../../fixtures/hostile/build.js';
+import { hostileGuest } from '../../../scripts/hostile/build.js';
+import { RUNAWAYS, type Runaway } from '../../../scripts/hostile/runaways.js';
+
+export { RUNAWAYS, type Runaway };
 import { TEST_CACHE_DIR } from '../../helpers/guests.js';
 import { CONTEXT, preRequest } from './requests.js';
 
 /** How far past its deadline a call may end: generous for a loaded 2-core machine (the issue's bound). */
 export const MARGIN_MS = 100;
 
-export interface Runaway {
-  readonly guest: string;
-  readonly what: string;
-}
-
-/** The runaways of issue 8's table (and one that spends its time in the host). */
-export const RUNAWAYS: readonly Runaway[] = [
-  { guest: 'pointer-chase', what: 'a pointer chase over 60 MiB, one dependent cache miss per load' },
-  { guest: 'grow-zero', what: '`memory.grow 0` in a loop' },
-  { guest: 'grow-zero-4', what: 'the memory.grow 0 loop spread over 4 core modules' },
-  { guest: 'spin-101', what: '101 core modules each spinning ~90% of a slice, in turn' },
-  { guest: 'recursion', what: 'recursion 5,000 deep, repeated' },
-  { guest: 'table-ops', what: 'empty table.* operations in a loop' },
-  { guest: 'grow-at-cap', what: '`memory.grow 1` up to the cap and on' },
-  { guest: 'loop-br', what: 'a plain `loop br`' },
-  { guest: 'call-indirect', what: '`call_indirect` in a loop' },
-  { guest: 'sleeper', what: 'waits on a clock, one after another (host time)' },
-];
 
 /** A call: its result and how long it took. */
 export async function timed(transport: ComponentTransport, tool: string): Promise<{ result: Awaited<ReturnType<ComponentTransport['invoke']>>; ms: number }> {

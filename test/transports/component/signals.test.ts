@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { componentTransport, type ComponentTransport } from '../../../host/transports/component/index.js';
-import { hostileGuest } from '../../fixtures/hostile/build.js';
+import { hostileGuest } from '../../../scripts/hostile/build.js';
 import { ROOT, TEST_CACHE_DIR } from '../../helpers/guests.js';
 import { CONTEXT, preRequest } from './requests.js';
 import { MARGIN_MS } from './runaways.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { componentTransport, type ComponentIsolation, type ComponentTransport } from '../../../host/transports/component/index.js';
-import { hostileGuest } from '../../fixtures/hostile/build.js';
+import { hostileGuest } from '../../../scripts/hostile/build.js';
 import { TEST_CACHE_DIR } from '../../helpers/guests.js';
 import { MARGIN_MS, expectStopped, firstCall, timed } from './runaways.js';
 

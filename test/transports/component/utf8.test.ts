@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { componentTransport, type ComponentIsolation, type ComponentTransport } from '../../../host/transports/component/index.js';
-import { hostileGuest } from '../../fixtures/hostile/build.js';
+import { hostileGuest } from '../../../scripts/hostile/build.js';
 import { TEST_CACHE_DIR } from '../../helpers/guests.js';
 import { CONTEXT, preRequest } from './requests.js';
 

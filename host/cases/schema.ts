@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { HookCall } from '../../contract/call.js';
-import { FailureCode } from '../../contract/failure.js';
-import { JsonValue } from '../../contract/json.js';
+import { HookCall } from '../contract/call.js';
+import { FailureCode } from '../contract/failure.js';
+import { JsonValue } from '../contract/json.js';
 
 /**
  * What a case expects of the hook: a decision — with, optionally, the exact reason, rewritten input

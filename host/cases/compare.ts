@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../contract/json.js';
+import type { JsonValue } from '../contract/json.js';
 import type { Actual } from './actual.js';
 import type { Expectation } from './schema.js';
 

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../contract/json.js';
+import type { JsonValue } from '../contract/json.js';
 
 /** One line of a diff: kept (` `), only expected (`-`) or only actual (`+`). */
 export interface DiffLine {

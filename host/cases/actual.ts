@@ -1,6 +1,6 @@
-import type { FailureCode } from '../../contract/failure.js';
-import type { JsonValue } from '../../contract/json.js';
-import type { Outcome } from '../../contract/outcome.js';
+import type { FailureCode } from '../contract/failure.js';
+import type { JsonValue } from '../contract/json.js';
+import type { Outcome } from '../contract/outcome.js';
 
 /**
  * What a hook did with one call, in the terms a case's `expect` uses: its decision (with the reason,

@@ -1,4 +1,4 @@
-import { describeIssues, formatPath } from '../../contract/issues.js';
+import { describeIssues, formatPath } from '../contract/issues.js';
 import { DecisionExpectation, FailureExpectation, TestCase } from './schema.js';
 
 /** A case and the line of the file it came from (for reports). */
