@@ -17,9 +17,8 @@ Languages:
 ${LANGUAGES.map((l) => `  ${l.padEnd(16)}${LANGUAGE_NOTES[l]}`).join('\n')}
 
 The default is ${DEFAULT_LANGUAGE} on ${DEFAULT_JS_ENGINE}: no compiler, one npm package (componentize-qjs),
-and QuickJS measured better than SpiderMonkey on every count that matters for a hook: ~1.6 MB
-instead of ~11.6 MB, a first call in 127 ms instead of 194 ms (warm cache), about twice as fast per
-call (~28 vs ~53 us raw). JS and TS hooks read and answer the wire contract's shapes
+and QuickJS beats SpiderMonkey on what matters for a hook: ~1.6 MB instead of ~11.6 MB, a faster
+first call and a faster call (measured figures: the README's Performance section). JS and TS hooks read and answer the wire contract's shapes
 ({decision: "deny", reason}); build bundles the glue that speaks the WIT.
 
 Options:
