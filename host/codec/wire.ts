@@ -1,5 +1,7 @@
 import { HookRequest } from '../contract/request.js';
 import { HookResponse } from '../contract/response.js';
+import { fastHookResponse, parseHookResponse } from '../contract/fast/response.js';
+import type { SafeParse } from '../contract/fast/call.js';
 import type { HookFailure } from '../contract/failure.js';
 import { describeIssues, formatIssues } from '../contract/issues.js';
 import { JSON_LIMITS } from '../contract/limits.js';
@@ -22,7 +24,7 @@ export function encodeRequest(request: HookRequest): string {
 
 /** Decode a request (what a hook written in TypeScript does with its stdin); inverse of {@link encodeRequest}. */
 export function decodeRequest(text: string): Decoded<HookRequest> {
-  return decodeObject(text, HookRequest, 'request');
+  return decodeObject(text, (value) => HookRequest.safeParse(value), 'request');
 }
 
 /** Encode a response as a hook prints it. */
@@ -51,14 +53,10 @@ export function decodeResponse(bytes: Uint8Array | string): Decoded<HookResponse
   if (text.trim() === '') {
     return { ok: false, failure: { code: 'empty_output', message: 'hook printed nothing (an answer is required; silence is not consent)' } };
   }
-  return decodeObject(text, HookResponse, 'response');
+  return decodeObject(text, parseHookResponse, 'response');
 }
 
-function decodeObject<T>(
-  text: string,
-  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: import('zod').ZodError } },
-  what: string,
-): Decoded<T> {
+function decodeObject<T>(text: string, parse: (value: unknown) => SafeParse<T>, what: string): Decoded<T> {
   // The envelope is one level around the tool values it carries; duplicate keys make an answer ambiguous.
   const read = parseJsonText(text, { maxDepth: JSON_LIMITS.max_depth + 1, rejectDuplicateKeys: true });
   if (!read.ok) {
@@ -70,7 +68,7 @@ function decodeObject<T>(
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     return { ok: false, failure: { code: 'malformed_response', message: `${what} must be a JSON object: ${excerpt(text)}` } };
   }
-  const result = schema.safeParse(parsed);
+  const result = parse(parsed);
   if (!result.success) {
     return {
       ok: false,
@@ -82,6 +80,9 @@ function decodeObject<T>(
 
 /** Validate a response that arrived as a value (an interceptor's return, a guest's mapped decision). */
 export function checkResponse(value: unknown): Decoded<HookResponse> {
+  // The fast path first; zod decides (and words) everything it does not take.
+  const fast = fastHookResponse(value);
+  if (fast !== undefined) return { ok: true, value: fast };
   const result = HookResponse.safeParse(value);
   if (result.success) return { ok: true, value: result.data };
   return {

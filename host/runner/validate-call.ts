@@ -1,4 +1,5 @@
 import { HookCall } from '../contract/call.js';
+import { fastHookCall } from '../contract/fast/call.js';
 import type { HookEvent } from '../contract/event.js';
 import type { JsonValue } from '../contract/json.js';
 import { describeIssues, formatIssues } from '../contract/issues.js';
@@ -24,19 +25,28 @@ export interface ValidCall {
  */
 export function validateCall(call: unknown, event?: HookEvent): ValidCall {
   let candidate: unknown = call;
-  let result: ReturnType<typeof HookCall.safeParse>;
+  let result: ReturnType<typeof HookCall.safeParse> | undefined;
   try {
-    if (event !== undefined) candidate = { ...(call as object), event };
-    result = HookCall.safeParse(candidate);
+    // The fast path first (zod stays the arbiter: whatever it does not take, zod decides and words).
+    const fast = fastHookCall(call, event);
+    if (fast !== undefined) result = { success: true, data: fast };
+    else {
+      if (event !== undefined) candidate = { ...(call as object), event };
+      result = HookCall.safeParse(candidate);
+    }
   } catch (error) {
-    // zod reads the caller's object: a getter or Proxy trap may throw while it does.
+    // Both read the caller's object: a getter or Proxy trap may throw while they do.
     const what = error instanceof Error ? error.name : typeof error;
     throw new RunnerError('invalid_call', `invalid call: it could not be read (reading it threw ${what})`, { cause: error });
   }
   if (!result.success) {
     throw new RunnerError('invalid_call', `invalid call: ${formatIssues(describeIssues(result.error, candidate))}`, { cause: result.error });
   }
-  const input = readToolInput(result.data.input);
+  return withInput(result.data);
+}
+
+function withInput(call: HookCall): ValidCall {
+  const input = readToolInput(call.input);
   if (!input.ok) throw new RunnerError('invalid_call', `invalid call: ${input.message}`);
-  return { call: result.data, input: input.value };
+  return { call, input: input.value };
 }

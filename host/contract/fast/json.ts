@@ -1,4 +1,5 @@
 import type { JsonValue } from '../json.js';
+import { JSON_LIMITS } from '../limits.js';
 
 /**
  * Deepest nesting the fast check walks. Deeper values are not rejected: they go to zod, which decides
@@ -6,55 +7,105 @@ import type { JsonValue } from '../json.js';
  */
 export const FAST_JSON_MAX_DEPTH = 64;
 
+/**
+ * The fast check's bound on a value's length as JSON text: every string counted as if each of its
+ * characters needed a six-character escape, every number as the longest a double can be written
+ * (24 characters), so the bound is never below the real length. A value whose bound passes
+ * {@link JSON_LIMITS}.max_length is not rejected: zod measures it exactly and decides.
+ */
+const NUMBER_BOUND = 24;
+
 const objectProto = Object.prototype;
 const arrayProto = Array.prototype;
 
+/** One walk's running length bound, so nested calls share it without allocating. */
+let bound = 0;
+
 /**
- * True when `value` is *obviously* a JSON value: `null`, a boolean, a string, a finite number, a dense
- * plain array or a plain object (prototype `Object.prototype`) of such values, nested at most
- * {@link FAST_JSON_MAX_DEPTH} deep. False means "not obviously": the caller asks zod, which may still
- * accept it (an object with a `null` prototype, a cycle...). Never true for a value zod's `z.json()`
- * rejects, and for every value it accepts, zod's copy serializes to the same JSON text (a test proves
- * both on a generated corpus).
+ * True when `value` is *obviously* a JSON value within {@link JSON_LIMITS}: `null`, a boolean, a string,
+ * a finite number, a dense plain array or a plain object (prototype `Object.prototype`) of such
+ * values, nested at most {@link FAST_JSON_MAX_DEPTH} deep, whose length bound as JSON text is within
+ * the limit. False means "not obviously": the caller asks zod, which may still accept it (an object
+ * with a `null` prototype, a long value...). Never true for a value zod's JSON schema rejects (a test
+ * proves it on a generated corpus).
  *
- * Left to zod on purpose: an own `__proto__` key (zod's copy loses it) and non-plain prototypes —
- * rare shapes whose handling zod owns. Not copied: zod's parse returns a copy, this returns a verdict
- * on the value as it reads now. Every transport snapshots what it hands a hook (JSON text, or a JSON
- * copy for an interceptor), so only the caller's own code could change the value under the chain.
+ * Left to zod on purpose: an own `__proto__` key (zod's copy keeps it as a key, the fast copy would
+ * have to as well) and non-plain prototypes — rare shapes whose handling zod owns.
  */
 export function isPlainJson(value: unknown): value is JsonValue {
-  return plain(value, 0);
+  return run(value, false) !== MISS;
 }
 
-function plain(value: unknown, depth: number): boolean {
+/**
+ * A fresh copy of `value` when it is obviously JSON ({@link isPlainJson}), else `undefined` (then zod
+ * decides, and copies). Fresh arrays and objects, primitives as they are: the caller mutating its
+ * object later, or a getter answering differently the second time, cannot change what was checked.
+ */
+export function copyPlainJson(value: unknown): JsonValue | undefined {
+  const out = run(value, true);
+  return out === MISS ? undefined : (out as JsonValue);
+}
+
+/** One walk, with the running bound saved around it: a getter read on the way may start another. */
+function run(value: unknown, copy: boolean): unknown {
+  const outer = bound;
+  bound = 0;
+  try {
+    return walk(value, 0, copy);
+  } finally {
+    bound = outer;
+  }
+}
+
+/** What {@link walk} returns for "not obviously JSON". */
+const MISS: unique symbol = Symbol('miss');
+
+function walk(value: unknown, depth: number, copy: boolean): unknown {
   switch (typeof value) {
     case 'string':
+      bound += 6 * value.length + 2;
+      return bound > JSON_LIMITS.max_length ? MISS : value;
     case 'boolean':
-      return true;
+      bound += 5;
+      return value;
     case 'number':
-      return Number.isFinite(value);
+      bound += NUMBER_BOUND;
+      return Number.isFinite(value) ? value : MISS;
     case 'object':
       break;
     default:
-      return false;
+      return MISS;
   }
-  if (value === null) return true;
-  if (depth >= FAST_JSON_MAX_DEPTH) return false;
+  if (value === null) {
+    bound += 4;
+    return null;
+  }
+  if (depth >= FAST_JSON_MAX_DEPTH) return MISS;
   const proto: unknown = Object.getPrototypeOf(value);
   if (proto === arrayProto) {
     const array = value as readonly unknown[];
     const n = array.length;
+    bound += n + 2;
+    const out: unknown[] | undefined = copy ? new Array<unknown>(n) : undefined;
     for (let i = 0; i < n; i++) {
       // A hole reads as undefined, which is not JSON: no separate hole check needed.
-      if (!plain(array[i], depth + 1)) return false;
+      const item = walk(array[i], depth + 1, copy);
+      if (item === MISS) return MISS;
+      if (out !== undefined) out[i] = item;
     }
-    return true;
+    return out ?? value;
   }
-  if (proto !== objectProto) return false;
+  if (proto !== objectProto) return MISS;
   const record = value as Readonly<Record<string, unknown>>;
+  const out: Record<string, unknown> | undefined = copy ? {} : undefined;
+  bound += 2;
   for (const key in record) {
-    if (key === '__proto__') return false;
-    if (!plain(record[key], depth + 1)) return false;
+    if (key === '__proto__') return MISS;
+    bound += 6 * key.length + 4;
+    const item = walk(record[key], depth + 1, copy);
+    if (item === MISS) return MISS;
+    if (out !== undefined) out[key] = item;
   }
-  return true;
+  if (bound > JSON_LIMITS.max_length) return MISS;
+  return out ?? value;
 }

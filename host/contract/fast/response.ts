@@ -1,6 +1,6 @@
 import { HookResponse } from '../response.js';
 import type { SafeParse } from './call.js';
-import { isPlainJson } from './json.js';
+import { copyPlainJson } from './json.js';
 
 function isPlainRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
@@ -13,8 +13,9 @@ function presentUndefined(record: Readonly<Record<string, unknown>>, key: string
 
 /**
  * A {@link HookResponse} when `value` is obviously one, else `undefined` (then zod decides). Like
- * zod, unknown extra keys are dropped (the contract ignores them) and the result is a fresh literal;
- * a rewritten `input`/`output` is the hook's value, checked by {@link isPlainJson} but not copied.
+ * zod, unknown extra keys are dropped (the contract ignores them) and the result is a fresh literal
+ * with a fresh copy of a rewritten `input`/`output` ({@link copyPlainJson}): a hook that keeps its
+ * object and changes it later cannot change the chain's state.
  * A deny's reason must have a non-blank character, exactly zod's refinement.
  */
 export function fastHookResponse(value: unknown): HookResponse | undefined {
@@ -29,15 +30,15 @@ export function fastHookResponse(value: unknown): HookResponse | undefined {
       if (typeof reason !== 'string' || reason.trim().length === 0) return undefined;
       return { decision: 'deny', reason };
     case 'modify': {
-      const input = record['input'];
-      if (!isPlainJson(input)) return undefined;
+      const input = copyPlainJson(record['input']);
+      if (input === undefined) return undefined;
       if (reason === undefined) return presentUndefined(record, 'reason') ? undefined : { decision: 'modify', input };
       return typeof reason === 'string' ? { decision: 'modify', input, reason } : undefined;
     }
     case 'replace': {
-      const output = record['output'];
       const isError = record['is_error'];
-      if (!isPlainJson(output)) return undefined;
+      const output = copyPlainJson(record['output']);
+      if (output === undefined) return undefined;
       if (reason !== undefined && typeof reason !== 'string') return undefined;
       if (isError !== undefined && typeof isError !== 'boolean') return undefined;
       if ((reason === undefined && presentUndefined(record, 'reason')) || (isError === undefined && presentUndefined(record, 'is_error'))) return undefined;
