@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { HookRequest } from '../contract/request.js';
 import type { HookResponse } from '../contract/response.js';
 import { JSON_LIMITS } from '../contract/limits.js';
+import type { RequestText } from './request.js';
 import { parseJsonText } from './json-text.js';
 import { checkResponse, type Decoded } from './wire.js';
 
@@ -46,20 +47,34 @@ export type WitDecision = z.infer<typeof WitDecision>;
 
 /**
  * The request as a component receives it: `input`/`output` as JSON text, `output`/`isError` absent
- * (`none`) before the call — never null.
+ * (`none`) before the call — never null. `given`, when it is this request's, is its JSON text already
+ * made (the runner makes it once per chain state); otherwise the text is made here. Whole literals: this runs
+ * on every component call.
  */
-export function toWitRequest(request: HookRequest): WitHookRequest {
-  const base = {
+export function toWitRequest(request: HookRequest, given?: RequestText): WitHookRequest {
+  const text = given?.request === request ? given : undefined;
+  if (request.event === 'pre_tool_use') {
+    return {
+      hookSchema: request.hook_schema,
+      event: 'pre-tool-use',
+      workspace: request.workspace,
+      agentId: request.agent_id,
+      toolCallId: request.tool_call_id,
+      toolName: request.tool_name,
+      input: text?.input ?? JSON.stringify(request.input),
+    };
+  }
+  return {
     hookSchema: request.hook_schema,
+    event: 'post-tool-use',
     workspace: request.workspace,
     agentId: request.agent_id,
     toolCallId: request.tool_call_id,
     toolName: request.tool_name,
-    input: JSON.stringify(request.input),
+    input: text?.input ?? JSON.stringify(request.input),
+    output: text?.output ?? JSON.stringify(request.output),
+    isError: request.is_error,
   };
-  return request.event === 'pre_tool_use'
-    ? { ...base, event: 'pre-tool-use' }
-    : { ...base, event: 'post-tool-use', output: JSON.stringify(request.output), isError: request.is_error };
 }
 
 /**

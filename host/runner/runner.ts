@@ -5,8 +5,9 @@ import type { FailurePolicy, HookFailure } from '../contract/failure.js';
 import type { JsonValue } from '../contract/json.js';
 import type { Outcome, PostToolUseOutcome, PreToolUseOutcome, TrailEntry } from '../contract/outcome.js';
 import { preview } from '../contract/preview.js';
+import type { HookRequest } from '../contract/request.js';
 import type { HookResponse } from '../contract/response.js';
-import { toRequest, type ChainState } from '../codec/request.js';
+import { requestText, toRequest, type ChainState, type RequestText } from '../codec/request.js';
 import { isHookError } from '../errors/hook-error.js';
 import { RunnerError } from '../errors/runner-error.js';
 import { AuditEmitter } from './audit.js';
@@ -155,60 +156,98 @@ export class HookRunner {
     return this.#hooks.filter((h) => h.definition.event === event && h.matches(toolName));
   }
 
-  async #pre(call: PreToolUseCall, parsedInput: JsonValue, options: RunOptions): Promise<PreToolUseOutcome> {
-    let input = parsedInput;
-    let modified = false;
+  /** Start the `pre_tool_use` chain; synchronous as long as every hook answers synchronously. */
+  #pre(call: PreToolUseCall, input: JsonValue, options: RunOptions): PreToolUseOutcome | Promise<PreToolUseOutcome> {
     const hooks = this.#selected('pre_tool_use', call.tool_name);
     const chain = this.#begin(call, input, hooks, options);
-    for (const hook of hooks) {
-      const state: ChainState = { event: 'pre_tool_use', input };
-      if (hook.shadow) {
-        this.#shadow(hook, state, chain);
-        continue;
-      }
-      const { step } = await this.#enforce(hook, state, chain);
-      if (step.kind === 'deny') {
-        return this.#end(chain, { event: 'pre_tool_use', tool_call_id: call.tool_call_id, decision: 'deny', reason: step.reason, trail: chain.trail.entries() });
-      }
-      if (step.response?.decision === 'modify') {
-        input = step.response.input;
-        modified = true;
-      }
-    }
-    return this.#end(chain, { event: 'pre_tool_use', tool_call_id: call.tool_call_id, decision: 'allow', input, modified, trail: chain.trail.entries() });
+    return this.#preFrom(chain, hooks, 0, { input, modified: false, view: undefined });
   }
 
-  async #post(call: PostToolUseCall, input: JsonValue, options: RunOptions): Promise<PostToolUseOutcome> {
-    let output: JsonValue = call.output;
-    let isError = call.is_error;
-    let replaced = false;
-    const hooks = this.#selected('post_tool_use', call.tool_name);
-    const chain = this.#begin(call, input, hooks, options);
-    for (const hook of hooks) {
-      const state: ChainState = { event: 'post_tool_use', input, output, is_error: isError };
+  /** Run the `pre_tool_use` hooks from `from` on; continues asynchronously only after a hook that did. */
+  #preFrom(chain: Chain, hooks: readonly CompiledHook[], from: number, at: PreState): PreToolUseOutcome | Promise<PreToolUseOutcome> {
+    for (let i = from; i < hooks.length; i++) {
+      const hook = hooks[i] as CompiledHook;
+      at.view ??= viewOf(chain.call, { event: 'pre_tool_use', input: at.input });
       if (hook.shadow) {
-        this.#shadow(hook, state, chain);
+        this.#shadow(hook, at.view, chain);
         continue;
       }
-      const { step } = await this.#enforce(hook, state, chain);
-      if (step.kind === 'deny') {
-        return this.#end(chain, {
-          event: 'post_tool_use',
-          tool_call_id: call.tool_call_id,
-          decision: 'deny',
-          output: step.reason,
-          is_error: true,
-          replaced,
-          trail: chain.trail.entries(),
-        });
+      const evaluated = this.#enforce(hook, at.view, chain);
+      if (evaluated instanceof Promise) {
+        return evaluated.then((done) => this.#preStep(chain, at, done.step) ?? this.#preFrom(chain, hooks, i + 1, at));
       }
-      if (step.response?.decision === 'replace') {
-        output = step.response.output;
-        if (step.response.is_error !== undefined) isError = step.response.is_error;
-        replaced = true;
-      }
+      const end = this.#preStep(chain, at, evaluated.step);
+      if (end !== undefined) return end;
     }
-    return this.#end(chain, { event: 'post_tool_use', tool_call_id: call.tool_call_id, decision: 'allow', output, is_error: isError, replaced, trail: chain.trail.entries() });
+    return this.#end(chain, { event: 'pre_tool_use', tool_call_id: chain.call.tool_call_id, decision: 'allow', input: at.input, modified: at.modified, trail: chain.trail.entries() });
+  }
+
+  /** Apply one enforcing hook's step before the call: the chain's end on deny, else undefined (go on). */
+  #preStep(chain: Chain, at: PreState, step: Step): PreToolUseOutcome | Promise<PreToolUseOutcome> | undefined {
+    if (step.kind === 'deny') {
+      return this.#end(chain, { event: 'pre_tool_use', tool_call_id: chain.call.tool_call_id, decision: 'deny', reason: step.reason, trail: chain.trail.entries() });
+    }
+    if (step.response?.decision === 'modify') {
+      at.input = step.response.input;
+      at.modified = true;
+      at.view = undefined;
+    }
+    return undefined;
+  }
+
+  /** Start the `post_tool_use` chain; synchronous as long as every hook answers synchronously. */
+  #post(call: PostToolUseCall, input: JsonValue, options: RunOptions): PostToolUseOutcome | Promise<PostToolUseOutcome> {
+    const hooks = this.#selected('post_tool_use', call.tool_name);
+    const chain = this.#begin(call, input, hooks, options);
+    return this.#postFrom(chain, hooks, 0, { input, output: call.output, isError: call.is_error, replaced: false, view: undefined });
+  }
+
+  #postFrom(chain: Chain, hooks: readonly CompiledHook[], from: number, at: PostState): PostToolUseOutcome | Promise<PostToolUseOutcome> {
+    for (let i = from; i < hooks.length; i++) {
+      const hook = hooks[i] as CompiledHook;
+      at.view ??= viewOf(chain.call, { event: 'post_tool_use', input: at.input, output: at.output, is_error: at.isError });
+      if (hook.shadow) {
+        this.#shadow(hook, at.view, chain);
+        continue;
+      }
+      const evaluated = this.#enforce(hook, at.view, chain);
+      if (evaluated instanceof Promise) {
+        return evaluated.then((done) => this.#postStep(chain, at, done.step) ?? this.#postFrom(chain, hooks, i + 1, at));
+      }
+      const end = this.#postStep(chain, at, evaluated.step);
+      if (end !== undefined) return end;
+    }
+    return this.#end(chain, {
+      event: 'post_tool_use',
+      tool_call_id: chain.call.tool_call_id,
+      decision: 'allow',
+      output: at.output,
+      is_error: at.isError,
+      replaced: at.replaced,
+      trail: chain.trail.entries(),
+    });
+  }
+
+  /** Apply one enforcing hook's step after the call: the chain's end on deny, else undefined (go on). */
+  #postStep(chain: Chain, at: PostState, step: Step): PostToolUseOutcome | Promise<PostToolUseOutcome> | undefined {
+    if (step.kind === 'deny') {
+      return this.#end(chain, {
+        event: 'post_tool_use',
+        tool_call_id: chain.call.tool_call_id,
+        decision: 'deny',
+        output: step.reason,
+        is_error: true,
+        replaced: at.replaced,
+        trail: chain.trail.entries(),
+      });
+    }
+    if (step.response?.decision === 'replace') {
+      at.output = step.response.output;
+      if (step.response.is_error !== undefined) at.isError = step.response.is_error;
+      at.replaced = true;
+      at.view = undefined;
+    }
+    return undefined;
   }
 
   /** Start a chain: its budget clock (when the event has a budget), its trail, its `chain_started`. */
@@ -223,117 +262,207 @@ export class HookRunner {
 
   /**
    * End a chain: let answered shadows land in the trail, then `chain_decided`. `outcome` is the
-   * chain's own fresh object; with shadows its trail is replaced by the settled copy.
+   * chain's own fresh object; with shadows its trail is replaced by the settled copy. Synchronous
+   * without shadows.
    */
-  async #end<O extends Outcome>(chain: Chain, outcome: O): Promise<O> {
-    if (chain.trail.hasShadows) {
-      await chain.trail.settle(chain.options.wait_for_shadows === true);
-      outcome.trail = chain.trail.entries();
+  #end<O extends Outcome>(chain: Chain, outcome: O): O | Promise<O> {
+    if (!chain.trail.hasShadows) {
+      chain.audit?.chainDecided(chain.call, outcome, performance.now() - chain.started);
+      return outcome;
     }
-    chain.audit?.chainDecided(chain.call, outcome, performance.now() - chain.started);
-    return outcome;
+    return chain.trail.settle(chain.options.wait_for_shadows === true).then(() => {
+      outcome.trail = chain.trail.entries();
+      chain.audit?.chainDecided(chain.call, outcome, performance.now() - chain.started);
+      return outcome;
+    });
   }
 
   /** Run an enforcing hook and record it. */
-  async #enforce(hook: CompiledHook, state: ChainState, chain: Chain): Promise<Evaluated> {
-    const evaluated = await this.#evaluate(hook, state, chain);
+  #enforce(hook: CompiledHook, view: StateView, chain: Chain): Evaluated | Promise<Evaluated> {
+    const evaluated = this.#evaluate(hook, view, chain);
+    if (evaluated instanceof Promise) return evaluated.then((done) => this.#record(done, chain));
+    return this.#record(evaluated, chain);
+  }
+
+  #record(evaluated: Evaluated, chain: Chain): Evaluated {
     chain.trail.push(evaluated.entry);
     chain.audit?.hookDecided(chain.call, evaluated.entry, chain.audit.payloads ? rewriteOf(evaluated.step) : undefined);
     return evaluated;
   }
 
   /** Start a shadow hook on the current state; the chain does not wait for it. */
-  #shadow(hook: CompiledHook, state: ChainState, chain: Chain): void {
-    const run = this.#evaluate(hook, state, chain).then(
-      ({ entry, step }) => ({ ...entry, shadow: true as const, ...rewriteOf(step) }),
-      (error: unknown): TrailEntry => ({
-        hook: hook.definition.name,
-        decision: hook.policy,
-        failure: { code: 'internal_error', message: `the runner failed: ${String(error)}` },
-        policy: hook.policy,
-        ms: 0,
-        shadow: true,
-      }),
-    );
+  #shadow(hook: CompiledHook, view: StateView, chain: Chain): void {
+    const failed = (error: unknown): TrailEntry => ({
+      hook: hook.definition.name,
+      decision: hook.policy,
+      failure: { code: 'internal_error', message: `the runner failed: ${String(error)}` },
+      policy: hook.policy,
+      ms: 0,
+      shadow: true,
+    });
+    let started: Evaluated | Promise<Evaluated>;
+    try {
+      started = this.#evaluate(hook, view, chain);
+    } catch (error) {
+      started = Promise.reject(error);
+    }
+    const run = Promise.resolve(started).then(({ entry, step }) => ({ ...entry, shadow: true as const, ...rewriteOf(step) }), failed);
     const landed = chain.trail.shadow(run, (entry) => chain.audit?.hookDecided(chain.call, entry, rewriteFields(entry)));
     this.#inFlight.add(landed);
     void landed.finally(() => this.#inFlight.delete(landed));
   }
 
-  /** Run one hook, check its answer against the contract and the event, apply its failure policy. */
-  async #evaluate(hook: CompiledHook, state: ChainState, chain: Chain): Promise<Evaluated> {
+  /**
+   * Run one hook, check its answer against the contract and the event, apply its failure policy.
+   * Synchronous when its transport answers synchronously (and a `checkInput` does, for a modify).
+   */
+  #evaluate(hook: CompiledHook, view: StateView, chain: Chain): Evaluated | Promise<Evaluated> {
     const name = hook.definition.name;
-    const { call, budget, options } = chain;
-    let context: InvokeContext = options.signal ? { hook: name, signal: options.signal } : { hook: name };
+    const { budget, options } = chain;
+    const event = view.request.event;
+    let deadline: number | undefined;
     let budgetNote: TrailEntry['budget'];
     if (budget !== undefined) {
       const left = budget.leftMs();
       budgetNote = BudgetClock.trail(budget.budgetMs, left);
       if (left <= 0) {
-        return this.#failed(hook, budget.exhausted(name, state.event, left), undefined, 0, state.event, budgetNote);
+        return this.#failed(hook, budget.exhausted(name, event, left), undefined, 0, event, budgetNote);
       }
-      context = { ...context, deadline_ms: BudgetClock.deadline(left) };
+      deadline = BudgetClock.deadline(left);
     }
-    const request = toRequest(call, state);
+    const context = contextOf(name, options.signal, deadline, view.text);
+    const transport = hook.definition.transport;
     const started = performance.now();
-    const invoke = async (): Promise<unknown> => {
-      try {
-        return await hook.definition.transport.invoke(request, context);
-      } catch (error) {
-        // A transport must resolve for every misbehaviour of its hook; a rejection is our bug, and
-        // still fails closed rather than escaping as an allow.
-        return isHookError(error)
-          ? { ok: false, failure: error.toFailure() }
-          : { ok: false, failure: { code: 'internal_error', message: `transport "${hook.definition.transport.kind}" threw: ${preview(error instanceof Error ? `${error.name}: ${error.message}` : error, 300)}` } };
-      }
-    };
+    let result: unknown;
+    try {
+      result = transport.invoke(view.request, context);
+    } catch (error) {
+      result = thrown(transport.kind, error);
+    }
+    if (!isThenable(result)) return this.#judge(hook, result, elapsedMs(started), event, chain, context, budgetNote);
+    const pending = result;
     // close() settles a pending call at once, as the hook's timeout would (its transport is being closed).
-    const result = await this.#pending.run(invoke, () => ({ ok: false, failure: { code: 'timeout', message: `the runner was closed while the call was in flight (hook "${name}")` } }));
-    const ms = Math.round((performance.now() - started) * 1000) / 1000;
+    return this.#pending
+      .run(pending, () => ({ ok: false, failure: { code: 'timeout', message: `the runner was closed while the call was in flight (hook "${name}")` } }))
+      .then(
+        (answer) => this.#judge(hook, answer, elapsedMs(started), event, chain, context, budgetNote),
+        (error: unknown) => this.#judge(hook, thrown(transport.kind, error), elapsedMs(started), event, chain, context, budgetNote),
+      );
+  }
 
-    let failure: HookFailure | undefined;
-    let response: HookResponse | undefined;
+  /**
+   * What a hook's answer (or failure) comes to, under the contract, the event and its policy. (A
+   * method, not a closure made per hook: the synchronous path allocates nothing it does not return.)
+   */
+  #judge(hook: CompiledHook, result: unknown, ms: number, event: HookEvent, chain: Chain, context: InvokeContext, budgetNote: TrailEntry['budget']): Evaluated | Promise<Evaluated> {
     // Re-check at the boundary: a transport (or an interceptor) may hand back anything at run time.
     const checked = checkInvokeResult(result, hook.definition.transport.kind);
-    if (checked.ok) {
-      failure = checkDecisionForEvent(checked.response, state.event);
-      if (failure === undefined && checked.response.decision === 'modify' && options.checkInput) {
-        failure = await checkModifiedInput(options.checkInput, checked.response.input);
+    if (!checked.ok) return this.#failedWithin(hook, checked.failure, checked.logs, ms, event, chain, context, budgetNote);
+    const response = checked.response;
+    const wrong = checkDecisionForEvent(response, event);
+    if (wrong !== undefined) return this.#failed(hook, wrong, checked.logs, ms, event, budgetNote);
+    const check = chain.options.checkInput;
+    if (response.decision === 'modify' && check !== undefined) {
+      const problem = checkModifiedInput(check, response.input);
+      if (problem instanceof Promise) {
+        return problem.then((failure) => (failure === undefined ? this.#answered(hook, response, checked.logs, ms, budgetNote) : this.#failed(hook, failure, checked.logs, ms, event, budgetNote)));
       }
-      if (failure === undefined) response = checked.response;
-    } else {
-      failure = checked.failure;
+      if (problem !== undefined) return this.#failed(hook, problem, checked.logs, ms, event, budgetNote);
     }
+    return this.#answered(hook, response, checked.logs, ms, budgetNote);
+  }
 
-    if (failure !== undefined) {
-      if (failure.code === 'timeout' && context.deadline_ms !== undefined && budget !== undefined) {
-        // Say why the hook had so little time: the budget, not (only) its own timeout, cut it short.
-        failure = { ...failure, message: `${failure.message} (the chain's ${budget.budgetMs} ms budget left it ${context.deadline_ms} ms)` };
-      }
-      return this.#failed(hook, failure, checked.logs, ms, state.event, budgetNote);
-    }
-    if (response === undefined) throw new Error('unreachable: no failure and no response');
-    let entry: TrailEntry = withLogs(
-      response.decision === 'allow'
-        ? { hook: name, decision: 'allow', ms }
-        : response.reason === undefined
-          ? { hook: name, decision: response.decision, ms }
-          : { hook: name, decision: response.decision, reason: response.reason, ms },
-      checked.logs,
-    );
-    if (budgetNote !== undefined) entry = { ...entry, budget: budgetNote };
+  /** A hook that answered within the contract: its trail entry and what it means for the chain. */
+  #answered(hook: CompiledHook, response: HookResponse, logs: HookLogs | undefined, ms: number, budgetNote: TrailEntry['budget']): Evaluated {
+    const name = hook.definition.name;
+    const entry: TrailEntry =
+      response.decision === 'allow' || response.reason === undefined ? { hook: name, decision: response.decision, ms } : { hook: name, decision: response.decision, reason: response.reason, ms };
+    addNotes(entry, logs, budgetNote);
     if (response.decision === 'deny') return { entry, step: { kind: 'deny', reason: response.reason } };
     return { entry, step: { kind: 'continue', response } };
+  }
+
+  /** A failure, with the budget named when the budget (not the hook's own timeout) cut the hook short. */
+  #failedWithin(hook: CompiledHook, failure: HookFailure, logs: HookLogs | undefined, ms: number, event: HookEvent, chain: Chain, context: InvokeContext, budgetNote: TrailEntry['budget']): Evaluated {
+    const budget = chain.budget;
+    if (failure.code === 'timeout' && context.deadline_ms !== undefined && budget !== undefined) {
+      // Say why the hook had so little time: the budget, not (only) its own timeout, cut it short.
+      const message = `${failure.message} (the chain's ${budget.budgetMs} ms budget left it ${context.deadline_ms} ms)`;
+      return this.#failed(hook, { code: failure.code, message }, logs, ms, event, budgetNote);
+    }
+    return this.#failed(hook, failure, logs, ms, event, budgetNote);
   }
 
   /** A failed hook's entry and step, under its `on_failure` policy. */
   #failed(hook: CompiledHook, failure: HookFailure, logs: HookLogs | undefined, ms: number, event: HookEvent, budget: TrailEntry['budget']): Evaluated {
     const name = hook.definition.name;
-    let entry = withLogs({ hook: name, decision: hook.policy, failure, policy: hook.policy, ms }, logs);
-    if (budget !== undefined) entry = { ...entry, budget };
+    const entry: TrailEntry = { hook: name, decision: hook.policy, failure, policy: hook.policy, ms };
+    addNotes(entry, logs, budget);
     if (hook.policy === 'allow') return { entry, step: { kind: 'continue', response: undefined } };
     return { entry, step: { kind: 'deny', reason: failureReason(name, failure.code, event) } };
   }
+}
+
+/** Where a `pre_tool_use` chain stands: the input as rewritten so far, and its view (made when a hook needs it). */
+interface PreState {
+  input: JsonValue;
+  modified: boolean;
+  view: StateView | undefined;
+}
+
+/** Where a `post_tool_use` chain stands: the output (and error flag) as replaced so far. */
+interface PostState {
+  readonly input: JsonValue;
+  output: JsonValue;
+  isError: boolean;
+  replaced: boolean;
+  view: StateView | undefined;
+}
+
+/**
+ * One chain state as hooks see it: the request, made once and handed to every hook that sees this
+ * state (transports never change it: an interceptor gets its own copy), and its JSON text, made at
+ * most once, when a transport first reads it.
+ */
+interface StateView {
+  readonly request: HookRequest;
+  readonly text: RequestText;
+}
+
+function viewOf(call: HookCall, state: ChainState): StateView {
+  const request = toRequest(call, state);
+  return { request, text: requestText(request) };
+}
+
+/** The context a hook's transport is invoked with (literals per shape, no spreads: this is per hook). */
+function contextOf(hook: string, signal: AbortSignal | undefined, deadline: number | undefined, text: RequestText): InvokeContext {
+  if (signal === undefined) return deadline === undefined ? { hook, text } : { hook, deadline_ms: deadline, text };
+  return deadline === undefined ? { hook, signal, text } : { hook, signal, deadline_ms: deadline, text };
+}
+
+/** Milliseconds since `started`, to the µs (the trail's `ms`). */
+function elapsedMs(started: number): number {
+  return Math.round((performance.now() - started) * 1000) / 1000;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/**
+ * A transport must answer for every misbehaviour of its hook; a throw (or a rejection) is our bug,
+ * and still fails closed rather than escaping as an allow.
+ */
+function thrown(kind: string, error: unknown): unknown {
+  if (isHookError(error)) return { ok: false, failure: error.toFailure() };
+  return { ok: false, failure: { code: 'internal_error', message: `transport "${kind}" threw: ${preview(error instanceof Error ? `${error.name}: ${error.message}` : error, 300)}` } };
+}
+
+/** Put the hook's captured output and the budget on its trail entry. */
+function addNotes(entry: TrailEntry, logs: HookLogs | undefined, budget: TrailEntry['budget']): void {
+  if (logs?.stderr) entry.stderr = logs.stderr;
+  if (logs?.stdout) entry.stdout = logs.stdout;
+  if (budget !== undefined) entry.budget = budget;
 }
 
 type Rewrite = { input?: JsonValue; output?: JsonValue; is_error?: boolean };
@@ -355,22 +484,23 @@ function rewriteFields(entry: TrailEntry): Rewrite {
   return out;
 }
 
-function withLogs(entry: TrailEntry, logs: HookLogs | undefined): TrailEntry {
-  let out = entry;
-  if (logs?.stderr) out = { ...out, stderr: logs.stderr };
-  if (logs?.stdout) out = { ...out, stdout: logs.stdout };
-  return out;
+/** A rewrite the tool would not accept is the hook's failure; a checker that throws is ours (still fails closed). */
+function checkModifiedInput(check: NonNullable<RunOptions['checkInput']>, input: JsonValue): HookFailure | undefined | Promise<HookFailure | undefined> {
+  let problem: string | undefined | Promise<string | undefined>;
+  try {
+    problem = check(input);
+  } catch (error) {
+    return checkerThrew(error);
+  }
+  if (problem instanceof Promise) return problem.then(problemFailure, checkerThrew);
+  return problemFailure(problem);
 }
 
-/** A rewrite the tool would not accept is the hook's failure; a checker that throws is ours (still fails closed). */
-async function checkModifiedInput(check: NonNullable<RunOptions['checkInput']>, input: JsonValue): Promise<HookFailure | undefined> {
-  let problem: string | undefined;
-  try {
-    problem = await check(input);
-  } catch (error) {
-    return { code: 'internal_error', message: `checking the rewritten input threw: ${String(error)}` };
-  }
+function checkerThrew(error: unknown): HookFailure {
+  return { code: 'internal_error', message: `checking the rewritten input threw: ${String(error)}` };
+}
+
+function problemFailure(problem: string | undefined): HookFailure | undefined {
   if (problem === undefined) return undefined;
   return { code: 'malformed_response', message: `"modify" rewrote the input to something the tool does not accept: ${problem}` };
 }
-

@@ -1,6 +1,7 @@
 import type { HookRequest } from '../contract/request.js';
 import type { HookResponse } from '../contract/response.js';
 import type { HookFailure } from '../contract/failure.js';
+import type { RequestText } from '../codec/request.js';
 
 /** What a hook wrote besides its answer, kept (capped) for the audit trail. */
 export interface HookLogs {
@@ -25,6 +26,12 @@ export interface InvokeContext {
    * own timeout alone.
    */
   readonly deadline_ms?: number;
+  /**
+   * The request's tool values as JSON text, made at most once per chain state and shared by every
+   * hook that sees that state (absent when the transport is called outside a runner): a transport
+   * that sends JSON text reads it here instead of stringifying the request again.
+   */
+  readonly text?: RequestText;
 }
 
 /**
@@ -36,8 +43,13 @@ export interface InvokeContext {
 export interface Transport {
   /** Short name of the transport kind, for diagnostics (`interceptor`, `subprocess`, `component`). */
   readonly kind: string;
-  /** Run the hook on one request. Must resolve (not reject) for every hook misbehaviour. */
-  invoke(request: HookRequest, context: InvokeContext): Promise<InvokeResult>;
+  /**
+   * Run the hook on one request. Must resolve (not reject) for every hook misbehaviour. A transport
+   * that has its answer at once (an interceptor, a metered component) may return it directly instead
+   * of a promise: a chain whose every hook answers that way runs synchronously from its first hook to
+   * its last (the runner's own promise aside).
+   */
+  invoke(request: HookRequest, context: InvokeContext): InvokeResult | Promise<InvokeResult>;
   /** Verify the hook can start (binary found, component loads). Rejects with a `HookError`. */
   check?(): Promise<void>;
   /** Release processes, workers and instances. Idempotent. */

@@ -1,7 +1,7 @@
 import type { HookRequest } from '../../contract/request.js';
 import type { HookResponse } from '../../contract/response.js';
 import type { InvokeContext, InvokeResult, Transport } from '../../runner/transport.js';
-import { checkResponse } from '../../codec/wire.js';
+import { invokeInterceptor } from './fast-invoke.js';
 import { OptionsError } from '../../errors/options-error.js';
 
 /**
@@ -44,37 +44,10 @@ export function interceptorTransport(interceptor: Interceptor, options: Intercep
   }
   return {
     kind: 'interceptor',
-    async invoke(request: HookRequest, context: InvokeContext): Promise<InvokeResult> {
-      // Hand the interceptor its own copy: it must not be able to mutate the chain's state in place.
-      const copy = structuredClone(request);
+    invoke(request: HookRequest, context: InvokeContext): InvokeResult | Promise<InvokeResult> {
       // A chain budget may leave the interceptor less than its own timeout: it gets whichever is shorter.
       const limitMs = context.deadline_ms !== undefined && context.deadline_ms < timeoutMs ? Math.max(1, Math.ceil(context.deadline_ms)) : timeoutMs;
-      let timer: NodeJS.Timeout | undefined;
-      let onAbort: (() => void) | undefined;
-      try {
-        const answer = await Promise.race([
-          Promise.resolve().then(() => handle(copy)),
-          new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new TimeoutSignal()), limitMs);
-            onAbort = () => reject(new TimeoutSignal('aborted'));
-            context.signal?.addEventListener('abort', onAbort, { once: true });
-          }),
-        ]);
-        const checked = checkResponse(answer);
-        return checked.ok ? { ok: true, response: checked.value } : { ok: false, failure: checked.failure };
-      } catch (error) {
-        if (error instanceof TimeoutSignal) {
-          return { ok: false, failure: { code: 'timeout', message: error.message === 'aborted' ? 'interceptor aborted' : `interceptor did not answer within ${limitMs} ms` } };
-        }
-        const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-        return { ok: false, failure: { code: 'interceptor_error', message: `interceptor threw ${detail}` } };
-      } finally {
-        if (timer) clearTimeout(timer);
-        // The caller's signal may outlive this call by far (the CLI's serves every call of a run).
-        if (onAbort) context.signal?.removeEventListener('abort', onAbort);
-      }
+      return invokeInterceptor(handle, request, limitMs, context.signal);
     },
   };
 }
-
-class TimeoutSignal extends Error {}

@@ -29,9 +29,9 @@ describe('a runaway on the caller\'s thread (metered) holds it no longer than it
     await t.load();
     const started = performance.now();
     const finished: number[] = [];
-    const quick = Array.from({ length: 20 }, () => t.invoke(preRequest({}, 'ok'), CONTEXT).then((r) => (finished.push(performance.now() - started), r)));
+    const quick = Array.from({ length: 20 }, () => Promise.resolve(t.invoke(preRequest({}, 'ok'), CONTEXT)).then((r) => (finished.push(performance.now() - started), r)));
     const runaway = t.invoke(preRequest({}, 'run'), CONTEXT);
-    const more = Array.from({ length: 20 }, () => t.invoke(preRequest({}, 'ok'), CONTEXT).then((r) => (finished.push(performance.now() - started), r)));
+    const more = Array.from({ length: 20 }, () => Promise.resolve(t.invoke(preRequest({}, 'ok'), CONTEXT)).then((r) => (finished.push(performance.now() - started), r)));
     expect(await runaway).toMatchObject({ ok: false, failure: { code: 'timeout' } });
     for (const r of await Promise.all([...quick, ...more])) expect(r).toEqual({ ok: true, response: { decision: 'allow' } });
     expect(Math.max(...finished)).toBeLessThan(timeoutMs + MARGIN_MS);

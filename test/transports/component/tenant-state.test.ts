@@ -35,7 +35,7 @@ for (const isolation of ['metered', 'worker'] as const satisfies readonly Compon
       transports.push(t);
       return t;
     }
-    const call = (t: ComponentTransport, request: HookRequest): Promise<InvokeResult> => t.invoke(request, CONTEXT);
+    const call = async (t: ComponentTransport, request: HookRequest): Promise<InvokeResult> => t.invoke(request, CONTEXT);
 
     it('by default (per_tenant), what tenant a left in memory, in a grown memory or in a table is gone for tenant b — and kept for tenant a', async () => {
       expect(COMPONENT_DEFAULTS.state).toBe('per_tenant');
