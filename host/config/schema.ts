@@ -154,6 +154,12 @@ export const ComponentHookConfig = z
       .describe(
         'What state a call may see that earlier calls left in the instance (default per_tenant): per_tenant resets it before a call from another workspace/agent_id than the previous call, per_call before every call, shared never.',
       ),
+    direct_call: z
+      .boolean()
+      .optional()
+      .describe(
+        'Call handle straight through the canonical ABI when the component is shaped for it (default true), else through jco\'s glue; false always uses the glue.',
+      ),
     grants: ComponentGrantsConfig.optional(),
   })
   .meta({ title: 'Component hook', description: 'A hook run as a sandboxed WebAssembly component.' });

@@ -3,7 +3,8 @@
  * fuel-instrumented — for the hand-written WAT guests, the C guests (built from source, or the
  * committed prebuilt copies on a machine without clang) and the Rust no_std guests. The `hang`
  * vectors are stopped by fuel (→ `timeout`), `crash` is a trap on a fresh instance afterwards, and
- * everything else must be exactly what worker isolation gives (component-wat.test.ts and friends).
+ * everything else must be exactly what worker isolation gives (component-wat.test.ts and friends) —
+ * through the direct canonical-ABI caller, and (WAT, C) through jco's glue as well.
  */
 import { join } from 'node:path';
 import { GUESTS, buildDir } from '../../scripts/guests/catalog.js';
@@ -37,5 +38,23 @@ runTransportSuite(
     crashCode: 'trap',
     prepare: () => ensureGuestsBuilt('rust', GUESTS.rust.map((g) => g.out)),
     options: metered,
+  }),
+);
+
+// The same vectors through jco's glue (`direct_call: false`): the fallback for components the direct
+// caller does not take must keep every rule too (the runs above go through the direct caller).
+runTransportSuite(
+  'component (wat, metered, glue)',
+  componentFixture({ name: 'wat metered glue', dir: WAT_CONFORMANCE_DIR, crashCode: 'trap', prepare: ensureWatGuestsBuilt, options: { ...metered, direct_call: false } }),
+);
+
+runTransportSuite(
+  'component (c, metered, glue)',
+  componentFixture({
+    name: 'c metered glue',
+    dir: join(buildDir('c'), 'conformance'),
+    crashCode: 'trap',
+    prepare: () => ensureGuestsBuilt('c', GUESTS.c.map((g) => g.out)),
+    options: { ...metered, direct_call: false },
   }),
 );

@@ -1,4 +1,5 @@
 import { fromWitDecision } from '../../codec/wit.js';
+import type { HookFailure } from '../../contract/failure.js';
 import type { HookLogs, InvokeResult } from '../../runner/transport.js';
 import type { GuestReply } from './guest-runner.js';
 
@@ -12,8 +13,13 @@ export interface ReplyContext {
 function logsOf(reply: GuestReply): HookLogs | undefined {
   if (!('logs' in reply)) return undefined;
   const { stdout, stderr } = reply.logs;
-  if (stdout === undefined && stderr === undefined) return undefined;
-  return { ...(stdout === undefined ? {} : { stdout }), ...(stderr === undefined ? {} : { stderr }) };
+  if (stdout === undefined) return stderr === undefined ? undefined : { stderr };
+  return stderr === undefined ? { stdout } : { stdout, stderr };
+}
+
+/** A failure with the call's logs when it has some (literals: this is on every failed call). */
+function failed(failure: HookFailure, logs: HookLogs | undefined): InvokeResult {
+  return logs === undefined ? { ok: false, failure } : { ok: false, failure, logs };
 }
 
 /**
@@ -28,19 +34,19 @@ function logsOf(reply: GuestReply): HookLogs | undefined {
  */
 export function toInvokeResult(reply: GuestReply, context: ReplyContext): InvokeResult {
   const logs = logsOf(reply);
-  const withLogs = (result: InvokeResult): InvokeResult => (logs === undefined ? result : { ...result, logs });
   switch (reply.type) {
     case 'result': {
       const decoded = fromWitDecision(reply.decision, context.maxOutputBytes);
-      return withLogs(decoded.ok ? { ok: true, response: decoded.value } : { ok: false, failure: decoded.failure });
+      if (!decoded.ok) return failed(decoded.failure, logs);
+      return logs === undefined ? { ok: true, response: decoded.value } : { ok: true, response: decoded.value, logs };
     }
     case 'guest-error':
-      return withLogs({ ok: false, failure: { code: 'guest_error', message: `the guest returned err: ${reply.message}` } });
+      return failed({ code: 'guest_error', message: `the guest returned err: ${reply.message}` }, logs);
     case 'too-large':
-      return withLogs({ ok: false, failure: { code: 'output_too_large', message: `the guest returned ${reply.bytes} bytes (cap ${context.maxOutputBytes})` } });
+      return failed({ code: 'output_too_large', message: `the guest returned ${reply.bytes} bytes (cap ${context.maxOutputBytes})` }, logs);
     case 'trap': {
       if (reply.memoryAtLimit) {
-        return withLogs({ ok: false, failure: { code: 'memory_limit', message: `the guest exhausted its memory (cap ${context.memoryMb} MiB) and trapped: ${reply.message}` } });
+        return failed({ code: 'memory_limit', message: `the guest exhausted its memory (cap ${context.memoryMb} MiB) and trapped: ${reply.message}` }, logs);
       }
       const what = {
         trap: 'the guest trapped',
@@ -48,17 +54,14 @@ export function toInvokeResult(reply: GuestReply, context: ReplyContext): Invoke
         exit: 'the guest exited instead of answering',
         abi: 'the guest broke the canonical ABI',
       }[reply.kind];
-      return withLogs({ ok: false, failure: { code: 'trap', message: `${what}: ${reply.message}` } });
+      return failed({ code: 'trap', message: `${what}: ${reply.message}` }, logs);
     }
     case 'stopped':
-      return withLogs({ ok: false, failure: { code: 'timeout', message: reply.message } });
+      return failed({ code: 'timeout', message: reply.message }, logs);
     case 'limit':
-      return withLogs({
-        ok: false,
-        failure: { code: 'memory_limit', message: reply.what === 'memory' ? `the component went over its memory cap (${context.memoryMb} MiB): ${reply.message}` : reply.message },
-      });
+      return failed({ code: 'memory_limit', message: reply.what === 'memory' ? `the component went over its memory cap (${context.memoryMb} MiB): ${reply.message}` : reply.message }, logs);
     case 'malformed':
-      return withLogs({ ok: false, failure: { code: 'malformed_response', message: reply.message } });
+      return failed({ code: 'malformed_response', message: reply.message }, logs);
     case 'refused':
       return { ok: false, failure: { code: 'load_failed', message: reply.message } };
     case 'timeout':

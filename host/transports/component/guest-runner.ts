@@ -1,9 +1,9 @@
 import type { WitHookRequest } from '../../codec/wit.js';
-import type { CallReply } from './messages.js';
+import type { CallOutcome } from './messages.js';
 
 /** What became of one call: what the guest did, or what its runner did instead. */
 export type GuestReply =
-  | CallReply
+  | CallOutcome
   /** Worker isolation: the deadline passed; the worker was terminated. */
   | { readonly type: 'timeout' }
   | { readonly type: 'aborted'; readonly why: string }
@@ -23,8 +23,9 @@ export interface GuestRunner {
   /**
    * Run one call. `timeoutMs`, when given and shorter than the hook's own, is this call's deadline
    * (a chain budget's remainder); only metered isolation takes it — a worker is stopped by `signal`.
+   * Metered isolation answers a quick call directly (no promise).
    */
-  invoke(request: WitHookRequest, signal?: AbortSignal, timeoutMs?: number): Promise<GuestReply>;
+  invoke(request: WitHookRequest, signal?: AbortSignal, timeoutMs?: number): GuestReply | Promise<GuestReply>;
   /** Stop: calls still waiting end `aborted`. Idempotent. */
   close(): Promise<void>;
 }

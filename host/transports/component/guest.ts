@@ -1,6 +1,8 @@
 import { WitDecision, witDecisionSize, type WitHookRequest } from '../../codec/wit.js';
+import { CoreInstances, ImportGate, bindDirectCall, type DirectCaller, type DirectOutcome, type DirectPlan } from './direct/index.js';
+import { fastWitDecision } from './fast/messages.js';
 import type * as Handler from './generated/interfaces/basis-hook-handler.js';
-import type { CallReply } from './messages.js';
+import type { CallOutcome } from './messages.js';
 import { CallMeter, GuestStopped, MemoryCapExceeded, TableShared, type StopReason } from './meter/call-meter.js';
 import { createSandbox, type Sandbox, type SandboxConfig, type SandboxImports } from './sandbox/index.js';
 import { sleepUntil } from './sandbox/io.js';
@@ -53,22 +55,26 @@ export interface GuestSpec {
   readonly sandbox: SandboxConfig;
   readonly limits: GuestLimits;
   readonly state: StatePolicy;
+  /**
+   * How to call `handle` directly through the canonical ABI (direct/plan.ts), found once per
+   * component at load; absent: always through jco's glue.
+   */
+  readonly direct?: DirectPlan | undefined;
 }
 
 type Handle = typeof Handler.handle;
 
 interface Live {
   readonly handle: Handle;
+  /** The direct caller bound to this instance (absent: the glue is used). */
+  readonly direct: DirectCaller | undefined;
   readonly sandbox: Sandbox;
   readonly meter: CallMeter;
   /** The state to reset to (none with `state: "shared"`). */
   readonly snapshot: StateSnapshot | undefined;
 }
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-/** What one call came to, before the id is attached. */
-export type CallOutcome = DistributiveOmit<CallReply, 'id'>;
+export type { CallOutcome } from './messages.js';
 
 /** Why a component could not be instantiated. */
 export class InstantiationFailed extends Error {
@@ -127,6 +133,20 @@ function meterImports(imports: Readonly<Record<string, unknown>> | undefined, wa
   return out;
 }
 
+/**
+ * One call through jco's glue, as the direct caller's outcome: `err(...)` arrives as jco's
+ * `ComponentError` and stays an exception (see `#failed`); anything the glue hands back that is not a
+ * decision breaks the ABI. Exceptions propagate.
+ */
+function viaGlue(handle: Handle, request: WitHookRequest): DirectOutcome {
+  const answer: unknown = handle(asWitRequest(request));
+  const fast = fastWitDecision(answer);
+  if (fast !== undefined) return { type: 'ok', decision: fast };
+  const decision = WitDecision.safeParse(answer);
+  if (decision.success) return { type: 'ok', decision: decision.data };
+  return { type: 'abi', violation: 'discriminant', message: 'the glue returned something that is not a decision' };
+}
+
 /** The tenant of a request: who may see what its call leaves behind. */
 function tenantOf(request: WitHookRequest): string {
   return `${request.workspace}\u0000${request.agentId}`;
@@ -153,6 +173,8 @@ export class GuestInstance {
   /** Tenant of the last call the live instance served (undefined: it is fresh). */
   #tenant: string | undefined;
   #served = false;
+  /** Call through jco's glue from now on: the component has no direct plan, or proved not to fit it. */
+  #glueOnly = false;
 
   constructor(spec: GuestSpec, glue: Glue) {
     this.#spec = spec;
@@ -177,7 +199,9 @@ export class GuestInstance {
     const meter = new CallMeter(spec.limits.memoryBytes, spec.limits.fuel);
     meter.begin(deadline);
     const sandbox = createSandbox(spec.sandbox, { sleep: meter.sleeper(sleepUntil) });
-    const wasmFunctions = new Set<unknown>();
+    const plan = this.#glueOnly ? undefined : spec.direct;
+    // With a direct plan, every host import also goes through the post-return gate (direct/gate.ts).
+    const core = new CoreInstances(plan === undefined ? undefined : new ImportGate());
     const instances: WasmInstance[] = [];
     let exports: unknown;
     try {
@@ -192,8 +216,7 @@ export class GuestInstance {
           const name = this.#names.get(module);
           // Only modules the host compiled (memory capped, metered) may run.
           if (name === undefined) throw new Error('the glue instantiated a core module the host did not compile');
-          const instance = Wasm.instantiateSync(module, meterImports(imports, wasmFunctions, meter));
-          for (const value of Object.values(instance.exports)) if (typeof value === 'function') wasmFunctions.add(value);
+          const instance = core.instantiateSync(module, imports, (wrapped) => meterImports(wrapped, core.wasmFunctions, meter));
           const startFunction = meter.attach(instance, name);
           instances.push(instance);
           startFunction?.();
@@ -204,8 +227,16 @@ export class GuestInstance {
       const handler = (exports as Record<string, { handle?: unknown } | undefined> | null)?.[spec.handler];
       if (typeof handler?.handle !== 'function') throw new Error(`the component's exports have no ${spec.handler}.handle`);
       sandbox.endCall();
+      let direct: DirectCaller | undefined;
+      if (plan !== undefined) {
+        const bound = bindDirectCall(plan, core, spec.modules);
+        // A component the plan does not fit after all is called through the glue (the plan was a guess from its glue's text).
+        if (bound.ok) direct = bound.caller;
+        else this.#glueOnly = true;
+      }
       const live: Live = {
         handle: handler.handle as Handle,
+        direct,
         sandbox,
         meter,
         snapshot: spec.state === 'shared' ? undefined : new StateSnapshot(instances),
@@ -241,10 +272,22 @@ export class GuestInstance {
     return this.#instantiate(deadline);
   }
 
-  /** Call `handle` once, synchronously, within `timeout_ms` (or the shorter `timeoutMs` given) from now. */
-  call(request: WitHookRequest, timeoutMs?: number): CallOutcome {
+  /**
+   * Call `handle` once, synchronously, within `timeout_ms` (or the shorter `timeoutMs` given) from
+   * `started` (a `performance.now()` time, default now: a caller that has just read the clock passes it).
+   */
+  call(request: WitHookRequest, timeoutMs?: number, started: number = performance.now()): CallOutcome {
     const limits = this.#spec.limits;
-    const deadline = performance.now() + Math.min(limits.timeoutMs, timeoutMs ?? Infinity);
+    return this.#call(request, started + Math.min(limits.timeoutMs, timeoutMs ?? Infinity));
+  }
+
+  /** Whether calls go through the direct caller (else jco's glue): for diagnostics and tests. */
+  get callsDirectly(): boolean {
+    return this.#live?.direct !== undefined && this.#live.direct.usable;
+  }
+
+  #call(request: WitHookRequest, deadline: number): CallOutcome {
+    const limits = this.#spec.limits;
     const tenant = tenantOf(request);
     let live: Live;
     try {
@@ -258,11 +301,18 @@ export class GuestInstance {
     const { meter, sandbox } = live;
     sandbox.takeLogs(); // whatever the guest wrote outside a call is not this call's
     meter.begin(deadline);
-    let answer: unknown;
+    let answer: DirectOutcome;
     try {
-      answer = live.handle(asWitRequest(request));
+      answer = live.direct === undefined ? viaGlue(live.handle, request) : live.direct.call(request, this.#spec.maxOutputBytes);
     } catch (error) {
       return this.#failed(live, error);
+    }
+    if (answer.type === 'needs-glue') {
+      // Nothing the guest did in this call is used: run it again through the glue, on a fresh
+      // instance, within what is left of the same deadline — and use the glue from now on.
+      this.#glueOnly = true;
+      this.#discard();
+      return this.#call(request, deadline);
     }
     const resources = sandbox.endCall();
     const logs = sandbox.takeLogs();
@@ -278,15 +328,22 @@ export class GuestInstance {
     }
     // What the call left open has been closed; the instance that still refers to it goes too.
     if (resources.leaked > 0 || resources.instanceOverflow) this.#discard();
-    const decision = WitDecision.safeParse(answer);
-    if (!decision.success) {
-      this.#discard();
-      return { type: 'trap', kind: 'abi', message: 'the glue returned something that is not a decision', memoryAtLimit: false, logs };
+    switch (answer.type) {
+      case 'ok': {
+        const bytes = live.direct === undefined ? witDecisionSize(answer.decision) : 0;
+        // Refused here, so an oversized answer never crosses into the host (the direct caller refuses it before decoding).
+        if (bytes > this.#spec.maxOutputBytes) return { type: 'too-large', bytes, logs };
+        return { type: 'result', decision: answer.decision, logs };
+      }
+      case 'err':
+        return { type: 'guest-error', message: answer.message, logs };
+      case 'too-large':
+        return { type: 'too-large', bytes: answer.bytes, logs };
+      case 'abi':
+        this.#discard();
+        if (answer.violation === 'utf8') return { type: 'malformed', message: `the guest returned a string that is not valid UTF-8 (${answer.message})`, logs };
+        return { type: 'trap', kind: 'abi', message: answer.message, memoryAtLimit: false, logs };
     }
-    const bytes = witDecisionSize(decision.data);
-    // Refused here, so an oversized answer never crosses into the host.
-    if (bytes > this.#spec.maxOutputBytes) return { type: 'too-large', bytes, logs };
-    return { type: 'result', decision: decision.data, logs };
   }
 
   #instantiationOutcome(error: InstantiationFailed): CallOutcome {

@@ -28,7 +28,6 @@ export class InThreadRunner implements GuestRunner {
   /** The instance once made: calls go straight to it, without awaiting anything. */
   #made: GuestInstance | undefined;
   #closed = false;
-  #nextId = 1;
 
   constructor(spec: GuestSpec, glueUrl: string) {
     this.#spec = spec;
@@ -45,14 +44,15 @@ export class InThreadRunner implements GuestRunner {
     this.#made = await this.#guest;
   }
 
-  invoke(request: WitHookRequest, signal?: AbortSignal, timeoutMs?: number): Promise<GuestReply> {
-    if (this.#closed) return Promise.resolve({ type: 'aborted', why: 'the transport was closed' });
-    if (signal?.aborted === true) return Promise.resolve({ type: 'aborted', why: 'the call was aborted' });
+  invoke(request: WitHookRequest, signal?: AbortSignal, timeoutMs?: number): GuestReply | Promise<GuestReply> {
+    if (this.#closed) return { type: 'aborted', why: 'the transport was closed' };
+    if (signal?.aborted === true) return { type: 'aborted', why: 'the call was aborted' };
     const guest = this.#made;
     if (guest === undefined) return this.#invokeWhenReady(request, signal, timeoutMs);
     const started = performance.now();
-    const reply: GuestReply = { ...guest.call(request, timeoutMs), id: this.#nextId++ };
-    if (performance.now() - started < YIELD_AFTER_MS) return Promise.resolve(reply);
+    const reply: GuestReply = guest.call(request, timeoutMs, started);
+    // A quick call is answered at once, synchronously: a chain of such hooks runs without a promise.
+    if (performance.now() - started < YIELD_AFTER_MS) return reply;
     return new Promise((resolve) => setImmediate(() => resolve(reply)));
   }
 

@@ -41,6 +41,12 @@ export interface ComponentInfo {
    * fuel per call when there is one (else only the deadline bounds a call).
    */
   readonly metering?: { readonly cache_hit: boolean; readonly fuel_per_call?: number };
+  /**
+   * How `handle` is called once loaded: `direct` (through the canonical ABI, see `direct_call`) or
+   * `glue` (jco's generated glue), with why not direct. A component planned direct that turns out to
+   * call into an inner component falls back to the glue at that call, and stays there.
+   */
+  readonly call?: { readonly path: 'direct' } | { readonly path: 'glue'; readonly why: string };
 }
 
 /** A loaded component: everything a worker (or the in-thread runner) needs to instantiate it. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { WitDecision, WitHookRequest } from '../../codec/wit.js';
+import { DirectPlanSchema } from './direct/plan.js';
 import { Wasm } from './wasm-api.js';
 
 /*
@@ -33,10 +34,14 @@ export const InitMessage = z.strictObject({
     memoryBytes: z.number().int().positive(),
   }),
   state: z.enum(['per_call', 'per_tenant', 'shared']),
+  /** How to call `handle` without jco's glue (planned once, in the host); absent: through the glue. */
+  direct: DirectPlanSchema.optional(),
+  /** This worker's mailbox (worker/mailbox.ts): every call and its reply go through it after `ready`. */
+  mailbox: z.instanceof(SharedArrayBuffer),
 });
 export type InitMessage = z.infer<typeof InitMessage>;
 
-/** Host → worker: call `handle` once. */
+/** Host → worker: call `handle` once (only for a request too large for the mailbox: see worker/mailbox.ts). */
 export const InvokeMessage = z.strictObject({
   type: z.literal('invoke'),
   id: z.number().int(),
@@ -99,3 +104,8 @@ export type WorkerToHost = z.infer<typeof WorkerToHost>;
 
 /** A worker's reply to one invoke. */
 export type CallReply = Extract<WorkerToHost, { id: number }>;
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** What one call came to, without the id that pairs a worker's reply with its invoke. */
+export type CallOutcome = DistributiveOmit<CallReply, 'id'>;

@@ -46,6 +46,14 @@ export interface ComponentOptions {
    * See state.ts.
    */
   readonly state?: StatePolicy;
+  /**
+   * Call `handle` straight through the canonical ABI of our world (default true) when the component
+   * is shaped the way the planner knows (direct/plan.ts: the layout, UTF-8, a synchronous lift), with
+   * the checks jco's glue makes and stricter UTF-8; any other component is called through jco's glue.
+   * `false` always uses the glue — the escape hatch, and the path the tests compare with. Which path
+   * a loaded component takes is in its {@link ComponentInfo.call}.
+   */
+  readonly direct_call?: boolean;
   /** Explicit capabilities. Absent = none: no env, no files, no network, ever. */
   readonly grants?: ComponentGrants;
   /** Where transpiled components are cached, keyed by sha256 (default: `$BASIS_HOOKS_CACHE_DIR` or `~/.cache/basis-hooks`). */

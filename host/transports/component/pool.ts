@@ -4,12 +4,15 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { WitHookRequest } from '../../codec/wit.js';
 import type { GuestReply, GuestRunner } from './guest-runner.js';
-import { WorkerToHost, type InitMessage } from './messages.js';
+import { parseWorkerToHost } from './fast/messages.js';
+import type { InitMessage } from './messages.js';
+import { CallerMailbox, createMailboxBuffer } from './worker/mailbox.js';
 
 
 /** How a pool runs its guests. */
 export interface PoolOptions {
-  readonly init: InitMessage;
+  /** What every worker is told to instantiate (each also gets its own mailbox). */
+  readonly init: Omit<InitMessage, 'mailbox'>;
   /** Most workers (each with its own instance) for concurrent calls; at least one. */
   readonly maxWorkers: number;
   /** Deadline per call from the moment a ready worker takes it. */
@@ -29,19 +32,19 @@ interface Job {
   readonly id: number;
   readonly request: WitHookRequest;
   readonly settle: (reply: GuestReply) => void;
-  timer?: NodeJS.Timeout;
   slot?: Slot;
 }
 
 interface Slot {
   readonly worker: Worker;
+  /** The per-call hop: requests and replies through shared memory (worker/mailbox.ts). */
+  readonly mailbox: CallerMailbox;
   /** `draining`: its call was answered at the deadline; waiting for the worker to come back. */
   state: 'starting' | 'idle' | 'busy' | 'draining' | 'stopped';
   /** Has instantiated the component at least once. */
   everReady: boolean;
   job?: Job | undefined;
   startTimer?: NodeJS.Timeout | undefined;
-  drainTimer?: NodeJS.Timeout | undefined;
 }
 
 /**
@@ -63,10 +66,12 @@ function workerEntry(): { readonly code: string | URL; readonly evaluate: boolea
 /**
  * Guest workers for one component. Each worker holds one metered instance and runs one call at a
  * time; calls queue for the next idle worker, and more workers start (up to `maxWorkers`) while calls
- * wait. A call's deadline runs from when a worker takes it: at the deadline the call is answered
- * `timeout` at once; the worker's own meter stops the guest moments later and the worker takes calls
- * again — or, if it does not come back within `graceMs`, it is terminated and replaced in the
- * background. A worker whose instance was discarded makes a fresh one at its next call, within that
+ * wait. A call goes to its worker through a SharedArrayBuffer mailbox (the request's bytes copied in,
+ * the worker woken from `Atomics.wait`, the caller awaiting `Atomics.waitAsync`: no structured clone,
+ * no message queue), falling back to `postMessage` for what does not fit. A call's deadline runs from
+ * when a worker takes it: at the deadline the call is answered `timeout` at once; the worker's own
+ * meter stops the guest moments later and the worker takes calls again — or, if it does not come back
+ * within `graceMs`, it is terminated and replaced in the background. A worker whose instance was discarded makes a fresh one at its next call, within that
  * call's deadline (so a start function that never returns fails that call, not the pool). Workers are
  * unref'd: an idle pool does not keep the process alive. Nothing a worker writes to its stdout/stderr
  * reaches the host's: both are drained and dropped.
@@ -107,7 +112,6 @@ export class WorkerPool implements GuestRunner {
         settle: (reply) => {
           if (settled) return;
           settled = true;
-          if (job.timer !== undefined) clearTimeout(job.timer);
           signal?.removeEventListener('abort', onAbort);
           resolve(reply);
         },
@@ -147,13 +151,15 @@ export class WorkerPool implements GuestRunner {
     // Drained and dropped: nothing in a guest worker may write to the host's stdout or stderr.
     worker.stdout.resume();
     worker.stderr.resume();
-    const slot: Slot = { worker, state: 'starting', everReady: false };
+    const buffer = createMailboxBuffer();
+    const slot: Slot = { worker, mailbox: new CallerMailbox(buffer), state: 'starting', everReady: false };
     this.#slots.add(slot);
     this.#armStartup(slot);
     worker.on('message', (raw: unknown) => this.#onMessage(slot, raw));
     worker.on('error', (error: Error) => this.#onDeath(slot, error));
     worker.on('exit', (code: number) => this.#onDeath(slot, new Error(`the guest worker exited with code ${code}`)));
-    worker.postMessage(this.#options.init);
+    const init: InitMessage = { ...this.#options.init, mailbox: buffer };
+    worker.postMessage(init);
   }
 
   #armStartup(slot: Slot): void {
@@ -164,7 +170,7 @@ export class WorkerPool implements GuestRunner {
 
   #onMessage(slot: Slot, raw: unknown): void {
     if (slot.state === 'stopped') return;
-    const parsed = WorkerToHost.safeParse(raw);
+    const parsed = parseWorkerToHost(raw);
     if (!parsed.success) {
       this.#onDeath(slot, new Error(`the guest worker sent an invalid message: ${parsed.error.message}`));
       return;
@@ -181,23 +187,58 @@ export class WorkerPool implements GuestRunner {
       case 'init-failed':
         this.#failStart(slot, message.message);
         return;
-      default: {
-        if (slot.state === 'draining') {
-          // The call it ran was answered at its deadline; the worker is back.
-          if (slot.drainTimer !== undefined) clearTimeout(slot.drainTimer);
-          slot.drainTimer = undefined;
-          slot.job = undefined;
-          slot.state = 'idle';
-          this.#dispatch();
-          return;
-        }
-        const job = slot.job;
-        if (job === undefined || job.id !== message.id) return;
-        slot.job = undefined;
-        job.settle(message);
-        slot.state = 'idle';
-        this.#dispatch();
+      default:
+        // A reply too large for the mailbox (it said "spilled"): the same as one through it.
+        this.#replied(slot, message);
+    }
+  }
+
+  /** A worker answered its call (through the mailbox or, spilled, by message). */
+  #replied(slot: Slot, reply: GuestReply & { readonly id: number }): void {
+    if (slot.state === 'draining') {
+      // The call it ran was answered at its deadline; the worker is back.
+      slot.job = undefined;
+      slot.state = 'idle';
+      this.#dispatch();
+      return;
+    }
+    const job = slot.job;
+    if (slot.state !== 'busy' || job === undefined || job.id !== reply.id) return;
+    slot.job = undefined;
+    job.settle(reply);
+    slot.state = 'idle';
+    this.#dispatch();
+  }
+
+  /**
+   * Wait for the worker's answer to `job`: at most the deadline, then (the call answered `timeout`)
+   * the grace period for the worker to come back by itself, after which it is replaced.
+   */
+  async #awaitReply(slot: Slot, job: Job): Promise<void> {
+    try {
+      const reply = await slot.mailbox.waitReply(job.id, this.#options.timeoutMs);
+      if (slot.state === 'stopped' || reply === 'spilled') return;
+      if (reply !== 'timeout') {
+        this.#replied(slot, reply);
+        return;
       }
+      // Answer at the deadline. The worker's meter stops the guest just after it; if the worker is not
+      // back within the grace period, it is replaced in the background.
+      job.settle({ type: 'timeout' });
+      if (slot.state !== 'busy' || slot.job !== job) return;
+      slot.state = 'draining';
+      this.#dispatch();
+      const late = await slot.mailbox.waitReply(job.id, this.#options.graceMs);
+      if (slot.state !== 'draining' || late === 'spilled') return;
+      if (late !== 'timeout') {
+        this.#replied(slot, late);
+        return;
+      }
+      void this.#stop(slot, { type: 'timeout' });
+      this.#replenish();
+    } catch (error) {
+      // A reply that breaks the mailbox's layout: not our worker any more.
+      this.#onDeath(slot, error instanceof Error ? error : new Error(String(error)));
     }
   }
 
@@ -226,7 +267,6 @@ export class WorkerPool implements GuestRunner {
     if (slot.state === 'stopped') return;
     slot.state = 'stopped';
     if (slot.startTimer !== undefined) clearTimeout(slot.startTimer);
-    if (slot.drainTimer !== undefined) clearTimeout(slot.drainTimer);
     this.#slots.delete(slot);
     const job = slot.job;
     slot.job = undefined;
@@ -251,19 +291,12 @@ export class WorkerPool implements GuestRunner {
     slot.state = 'busy';
     slot.job = job;
     job.slot = slot;
-    job.timer = setTimeout(() => {
-      // Answer at the deadline. The worker's meter stops the guest just after it; if the worker is not
-      // back within the grace period, it is replaced in the background.
-      job.settle({ type: 'timeout' });
-      if (slot.state !== 'busy' || slot.job !== job) return;
-      slot.state = 'draining';
-      slot.drainTimer = setTimeout(() => {
-        void this.#stop(slot, { type: 'timeout' });
-        this.#replenish();
-      }, this.#options.graceMs);
-      this.#dispatch();
-    }, this.#options.timeoutMs);
-    slot.worker.postMessage({ type: 'invoke', id: job.id, request: job.request });
+    if (!slot.mailbox.post(job.id, job.request)) {
+      // Too large for the mailbox: by message, the mailbox keeping the turn (the worker takes it from its port).
+      slot.worker.postMessage({ type: 'invoke', id: job.id, request: job.request });
+      slot.mailbox.postSpilled(job.id);
+    }
+    void this.#awaitReply(slot, job);
   }
 
   /** Keep one worker warm after one was stopped, so the next call does not pay a cold start. */

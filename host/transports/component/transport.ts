@@ -1,11 +1,13 @@
 import { resolve } from 'node:path';
-import { toWitRequest } from '../../codec/wit.js';
+import { toWitRequest, type WitHookRequest } from '../../codec/wit.js';
 import type { HookRequest } from '../../contract/request.js';
 import { HookError, isHookError } from '../../errors/hook-error.js';
 import { OptionsError } from '../../errors/options-error.js';
 import type { InvokeContext, InvokeResult, Transport } from '../../runner/transport.js';
-import { toInvokeResult } from './failures.js';
-import type { GuestRunner } from './guest-runner.js';
+import { toInvokeResult, type ReplyContext } from './failures.js';
+import type { GuestReply, GuestRunner } from './guest-runner.js';
+import { glueSource } from './cache.js';
+import { planDirectCall, type DirectPlan } from './direct/index.js';
 import { InThreadRunner } from './in-thread.js';
 import { loadComponent, type ComponentInfo, type LoadedComponent } from './loader.js';
 import type { GuestLimits, GuestSpec } from './guest.js';
@@ -16,6 +18,8 @@ import { STATE_POLICIES, type StatePolicy } from './state.js';
 /** A WebAssembly component hook. */
 export interface ComponentTransport extends Transport {
   readonly kind: 'component';
+  /** Answers at once (no promise) when a metered call was quick; else a promise. */
+  invoke(request: HookRequest, context: InvokeContext): InvokeResult | Promise<InvokeResult>;
   /**
    * Load the component: read and check it, transpile it (or take it from the cache), compile its core
    * modules (fuel-instrumented, also cached), and instantiate it (in worker
@@ -27,6 +31,11 @@ export interface ComponentTransport extends Transport {
   check(): Promise<void>;
   /** Terminate the workers (or drop the in-thread instance). Calls still waiting end as failures. Idempotent. */
   close(): Promise<void>;
+}
+
+/** The reply mapped to the contract's result — at once when the runner answered at once. */
+function mapped(reply: GuestReply | Promise<GuestReply>, context: ReplyContext): InvokeResult | Promise<InvokeResult> {
+  return reply instanceof Promise ? reply.then((r) => toInvokeResult(r, context)) : toInvokeResult(reply, context);
 }
 
 /** A worker gets this long to start and instantiate the component (tsx and large guests are slow). */
@@ -57,6 +66,11 @@ function stateOf(value: StatePolicy | undefined): StatePolicy {
   const v = value ?? COMPONENT_DEFAULTS.state;
   if (!STATE_POLICIES.includes(v)) throw new HookError('load_failed', `component option state must be one of ${STATE_POLICIES.join(', ')} (got ${String(value)})`);
   return v;
+}
+
+function directCallOf(value: boolean | undefined): boolean {
+  if (value !== undefined && typeof value !== 'boolean') throw new OptionsError(`component option direct_call must be true or false (got ${String(value)})`, { option: 'direct_call' });
+  return value ?? true;
 }
 
 function fuelOption(value: number | undefined): number | undefined {
@@ -91,6 +105,7 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
   const isolation = isolationOf(options.isolation);
   const fuel = fuelOption(options.fuel);
   const state = stateOf(options.state);
+  const directCall = directCallOf(options.direct_call);
   const limits: GuestLimits = { timeoutMs, loadTimeoutMs: Math.max(timeoutMs, LOAD_INSTANTIATION_MS), fuel, memoryBytes: memoryMb * 1024 * 1024 };
 
   let loading: Promise<{ runner: GuestRunner; info: ComponentInfo }> | undefined;
@@ -98,11 +113,11 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
   let loaded: GuestRunner | undefined;
   let closed = false;
 
-  function spec(component: LoadedComponent): GuestSpec {
-    return { handler: component.info.handler, modules: component.modules, maxOutputBytes, sandbox: component.sandbox, limits, state };
+  function spec(component: LoadedComponent, direct: DirectPlan | undefined): GuestSpec {
+    return { handler: component.info.handler, modules: component.modules, maxOutputBytes, sandbox: component.sandbox, limits, state, direct };
   }
 
-  function workerPool(component: LoadedComponent): WorkerPool {
+  function workerPool(component: LoadedComponent, direct: DirectPlan | undefined): WorkerPool {
     return new WorkerPool({
       init: {
         type: 'init',
@@ -117,6 +132,7 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
         },
         limits: { timeoutMs: limits.timeoutMs, loadTimeoutMs: limits.loadTimeoutMs, memoryBytes: limits.memoryBytes, ...(fuel === undefined ? {} : { fuel }) },
         state,
+        ...(direct === undefined ? {} : { direct }),
       },
       maxWorkers: poolSize,
       timeoutMs,
@@ -129,7 +145,10 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
 
   async function doLoad(): Promise<{ runner: GuestRunner; info: ComponentInfo }> {
     const component = await loadComponent({ path, memoryMb, maxLogBytes, grants: options.grants, cacheDir: options.cache_dir, instrumented: true });
-    const runner: GuestRunner = isolation === 'worker' ? workerPool(component) : new InThreadRunner(spec(component), component.glueUrl);
+    // Found once per component, from its glue: how `handle` can be called without the glue (or why not).
+    const planned = directCall ? planDirectCall(glueSource(component.glueUrl), component.info.handler, component.modules) : { ok: false as const, reason: 'direct_call is false' };
+    const direct = planned.ok ? planned.plan : undefined;
+    const runner: GuestRunner = isolation === 'worker' ? workerPool(component, direct) : new InThreadRunner(spec(component, direct), component.glueUrl);
     const started = performance.now();
     try {
       await runner.warm();
@@ -138,7 +157,8 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
       throw new HookError('load_failed', `component ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     const metering = { cache_hit: component.meterCacheHit ?? false, ...(fuel === undefined ? {} : { fuel_per_call: fuel }) };
-    const info: ComponentInfo = { ...component.info, metering, timings_ms: { ...component.info.timings_ms, instantiate: performance.now() - started } };
+    const call: ComponentInfo['call'] = planned.ok ? { path: 'direct' } : { path: 'glue', why: planned.reason };
+    const info: ComponentInfo = { ...component.info, metering, call, timings_ms: { ...component.info.timings_ms, instantiate: performance.now() - started } };
     if (!closed) loaded = runner;
     return { runner, info };
   }
@@ -149,7 +169,41 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
     return loading;
   }
 
-  return {
+  const replyContext: ReplyContext = { timeoutMs, maxOutputBytes, memoryMb };
+
+  /** The first call of a transport never loaded: load, then call (asynchronously, once). */
+  async function invokeAfterLoad(request: HookRequest, context: InvokeContext): Promise<InvokeResult> {
+    try {
+      await load();
+    } catch (error) {
+      const failure = isHookError(error) ? error.toFailure() : { code: 'load_failed' as const, message: String(error) };
+      return { ok: false, failure };
+    }
+    return this_.invoke(request, context);
+  }
+
+  /** Worker isolation with a deadline shorter than the hook's own: abort at that deadline; the pool stops the worker there. */
+  async function invokeNarrowed(runner: GuestRunner, record: WitHookRequest, signal: AbortSignal | undefined, limitMs: number): Promise<InvokeResult> {
+    const narrowed = new AbortController();
+    const onAbort = (): void => narrowed.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted === true) narrowed.abort();
+    let expired = false;
+    const timer = setTimeout(() => {
+      expired = true;
+      narrowed.abort();
+    }, limitMs);
+    try {
+      const reply = await runner.invoke(record, narrowed.signal);
+      if (expired && reply.type === 'aborted') return { ok: false, failure: { code: 'timeout', message: `the guest did not answer within ${limitMs} ms; it was stopped` } };
+      return toInvokeResult(reply, replyContext);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  const this_: ComponentTransport = {
     kind: 'component',
     async load() {
       return (await load()).info;
@@ -157,41 +211,17 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
     async check() {
       await load();
     },
-    async invoke(request: HookRequest, context: InvokeContext): Promise<InvokeResult> {
-      let runner = loaded;
-      try {
-        runner ??= (await load()).runner;
-      } catch (error) {
-        const failure = isHookError(error) ? error.toFailure() : { code: 'load_failed' as const, message: String(error) };
-        return { ok: false, failure };
-      }
-      const replyContext = { timeoutMs, maxOutputBytes, memoryMb };
+    invoke(request: HookRequest, context: InvokeContext): InvokeResult | Promise<InvokeResult> {
+      const runner = loaded;
+      if (runner === undefined) return invokeAfterLoad(request, context);
       const deadline = context.deadline_ms;
-      if (deadline === undefined || deadline >= timeoutMs) return toInvokeResult(await runner.invoke(toWitRequest(request), context.signal), replyContext);
+      const record = toWitRequest(request, context.text);
+      if (deadline === undefined || deadline >= timeoutMs) return mapped(runner.invoke(record, context.signal), replyContext);
       // A chain budget leaves the hook less than its own timeout. Metered: the call's wall-clock
       // deadline is simply the shorter one (the meter stops the guest there).
       const limitMs = Math.max(1, Math.ceil(deadline));
-      if (isolation === 'metered') {
-        return toInvokeResult(await runner.invoke(toWitRequest(request), context.signal, limitMs), { ...replyContext, timeoutMs: limitMs });
-      }
-      // Worker: abort at that deadline; the pool stops the worker there.
-      const narrowed = new AbortController();
-      const onAbort = (): void => narrowed.abort();
-      context.signal?.addEventListener('abort', onAbort, { once: true });
-      if (context.signal?.aborted === true) narrowed.abort();
-      let expired = false;
-      const timer = setTimeout(() => {
-        expired = true;
-        narrowed.abort();
-      }, limitMs);
-      try {
-        const reply = await runner.invoke(toWitRequest(request), narrowed.signal);
-        if (expired && reply.type === 'aborted') return { ok: false, failure: { code: 'timeout', message: `the guest did not answer within ${limitMs} ms; it was stopped` } };
-        return toInvokeResult(reply, replyContext);
-      } finally {
-        clearTimeout(timer);
-        context.signal?.removeEventListener('abort', onAbort);
-      }
+      if (isolation === 'metered') return mapped(runner.invoke(record, context.signal, limitMs), { timeoutMs: limitMs, maxOutputBytes, memoryMb });
+      return invokeNarrowed(runner, record, context.signal, limitMs);
     },
     async close() {
       if (closed) return;
@@ -206,4 +236,5 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
       }
     },
   };
+  return this_;
 }

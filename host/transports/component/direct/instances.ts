@@ -40,13 +40,38 @@ export class CoreInstances {
     return this.#made;
   }
 
+  /** The functions exported by the instances made so far (passed on as imports, they stay in the component). */
+  get wasmFunctions(): ReadonlySet<unknown> {
+    return this.#wasmFunctions;
+  }
+
+  /**
+   * Instantiate synchronously, recording the instance: `imports` first through `wrap` (the meter's
+   * timing of host calls), then through the gate.
+   */
+  instantiateSync(
+    module: WasmModule,
+    imports: Readonly<Record<string, unknown>> | undefined,
+    wrap: (imports: Readonly<Record<string, unknown>> | undefined) => Record<string, unknown> | undefined = (i) => i,
+  ): WasmInstance {
+    const wrapped = wrap(imports);
+    const gated = this.#gate === undefined ? wrapped : this.#gate.wrapImports(wrapped, this.#wasmFunctions);
+    const instance = Wasm.instantiateSync(module, gated);
+    this.#record(module, imports, instance);
+    return instance;
+  }
+
+  #record(module: WasmModule, imports: Readonly<Record<string, unknown>> | undefined, instance: WasmInstance): void {
+    for (const value of Object.values(instance.exports)) if (typeof value === 'function') this.#wasmFunctions.add(value);
+    this.#made.push({ module, imports, instance });
+  }
+
   /** `inner`, recording each instance and gating each host import. */
   wrap(inner: InstantiateCore): InstantiateCore {
     return async (module, imports) => {
       const gated = this.#gate === undefined ? imports : this.#gate.wrapImports(imports, this.#wasmFunctions);
       const instance = await inner(module, gated);
-      for (const value of Object.values(instance.exports)) if (typeof value === 'function') this.#wasmFunctions.add(value);
-      this.#made.push({ module, imports, instance });
+      this.#record(module, imports, instance);
       return instance;
     };
   }

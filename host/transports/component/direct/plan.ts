@@ -14,42 +14,32 @@ import { Wasm, type WasmModule } from '../wasm-api.js';
 import { GLUE_LIFTING_ACCESSES, GLUE_LOWERING_ACCESSES } from './layout.js';
 
 /** A core export: the `instance`-th core instance the glue makes (in call order), and the export's name. */
-export interface CoreRef {
-  readonly instance: number;
+const CoreRefSchema = z.strictObject({
+  instance: z.number().int().nonnegative(),
   /** The core module it is an instance of, by the name the glue asks for (`hook.core4.wasm`). */
-  readonly module: string;
-  readonly name: string;
-}
-
-/** The canon options of the lifted `handle`, as core exports, and the glue's instantiation order. */
-export interface DirectPlan {
-  readonly handle: CoreRef;
-  readonly memory: CoreRef;
-  readonly realloc: CoreRef;
-  /** Absent when the component declares no post-return. */
-  readonly postReturn?: CoreRef | undefined;
-  readonly encoding: 'utf8';
-  /** jco's index of the component that exports `handle` (its "may leave" flag is `instance<N>`). */
-  readonly componentIdx: number;
-  /** The module names of every `instantiateCore` call, in order. */
-  readonly instantiations: readonly string[];
-}
-
-const CoreRefSchema = z.strictObject({ instance: z.number().int().nonnegative(), module: z.string(), name: z.string() });
+  module: z.string(),
+  name: z.string(),
+});
+export type CoreRef = z.infer<typeof CoreRefSchema>;
 
 /**
- * A {@link DirectPlan} as data: plain JSON, so the host can plan once at load time and send the plan
- * to each worker in its `init` message (validated there like the rest of it).
+ * The canon options of the lifted `handle`, as core exports, and the glue's instantiation order —
+ * plain data, so the host plans once at load time and sends the plan to each worker in its `init`
+ * message (validated there like the rest of it).
  */
 export const DirectPlanSchema = z.strictObject({
   handle: CoreRefSchema,
   memory: CoreRefSchema,
   realloc: CoreRefSchema,
+  /** Absent when the component declares no post-return. */
   postReturn: CoreRefSchema.optional(),
   encoding: z.literal('utf8'),
+  /** jco's index of the component that exports `handle` (its "may leave" flag is `instance<N>`). */
   componentIdx: z.number().int().nonnegative(),
-  instantiations: z.array(z.string()),
+  /** The module names of every `instantiateCore` call, in order. */
+  instantiations: z.array(z.string()).readonly(),
 });
+export type DirectPlan = z.infer<typeof DirectPlanSchema>;
 
 export type PlanResult = { readonly ok: true; readonly plan: DirectPlan } | { readonly ok: false; readonly reason: string };
 

@@ -93,7 +93,9 @@ export function createSandbox(config: SandboxConfig, host: SandboxHost = {}): Sa
     takeLogs() {
       const stdout = logs.stdout.take();
       const stderr = logs.stderr.take();
-      return { ...(stdout === undefined ? {} : { stdout }), ...(stderr === undefined ? {} : { stderr }) };
+      // Literals per shape, not spreads: this runs on every call.
+      if (stdout === undefined) return stderr === undefined ? {} : { stderr };
+      return stderr === undefined ? { stdout } : { stdout, stderr };
     },
     endCall() {
       return ledger.endCall();
