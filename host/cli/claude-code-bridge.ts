@@ -8,7 +8,8 @@ import { isBasisHooksError } from '../errors/basis-hooks-error.js';
 import { ClaudeCodeBridge, oneLine } from '../integrations/claude-code/bridge.js';
 import type { BridgeEndpoint } from '../integrations/claude-code/settings.js';
 import type { HookRunner } from '../runner/runner.js';
-import { EXIT_OK, EXIT_USAGE } from './command.js';
+import { openCliAudit, type CliAudit } from './audit-option.js';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './command.js';
 import { readStdin, write } from './io.js';
 
 /*
@@ -35,15 +36,24 @@ function block(reason: string): number {
   return EXIT_BLOCK;
 }
 
-async function loadRunner(configFile: string): Promise<HookRunner> {
-  return createRunner(await loadConfig(configFile));
+/** The chain of a config, with `--audit FILE` (opened first: a file that cannot be written is refused). */
+async function loadRunner(configFile: string, auditFile: string | undefined): Promise<{ runner: HookRunner; audit: CliAudit }> {
+  const config = await loadConfig(configFile);
+  const audit = await openCliAudit('claude-code', auditFile, config.audit);
+  if (typeof audit === 'string') throw new Error(audit);
+  try {
+    return { runner: await createRunner(config, { ...(audit.sink === undefined ? {} : { audit: audit.sink }), on_audit_file_error: audit.onError(config.audit ?? '') }), audit };
+  } catch (error) {
+    await audit.finish();
+    throw error;
+  }
 }
 
 /**
  * One event: stdin in, the answer out. Every way this can go wrong ends in exit 2 — a crash Node
  * would report as exit 1 included, since Claude Code lets the call proceed on any status but 2.
  */
-export async function runOnce(options: { readonly configFile: string; readonly approveRewrites: boolean }): Promise<number> {
+export async function runOnce(options: { readonly configFile: string; readonly approveRewrites: boolean; readonly auditFile?: string }): Promise<number> {
   const crash = (error: unknown): void => {
     process.stderr.write(`${PREFIX} internal error: ${oneLine(describe(error))}\n`);
     process.exit(EXIT_BLOCK);
@@ -53,13 +63,13 @@ export async function runOnce(options: { readonly configFile: string; readonly a
   // Read the event while the hooks load.
   const input = readStdin();
   input.catch(() => undefined);
-  let runner: HookRunner;
+  let loaded: { runner: HookRunner; audit: CliAudit };
   try {
-    runner = await loadRunner(options.configFile);
+    loaded = await loadRunner(options.configFile, options.auditFile);
   } catch (error) {
     return block(describe(error));
   }
-  const bridge = new ClaudeCodeBridge(runner, { approveRewrites: options.approveRewrites });
+  const bridge = new ClaudeCodeBridge(loaded.runner, { approveRewrites: options.approveRewrites });
   const interrupt = new AbortController();
   const onSignal = (): void => interrupt.abort();
   process.once('SIGINT', onSignal);
@@ -75,25 +85,28 @@ export async function runOnce(options: { readonly configFile: string; readonly a
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await bridge.close();
+    // The answer stands whatever the audit file did; a loss was reported on stderr.
+    await loaded.audit.finish();
   }
 }
 
 /** Serve Claude Code's http hooks until SIGINT/SIGTERM. */
-export async function serveHttp(options: { readonly configFile: string; readonly port: number; readonly host: string; readonly approveRewrites: boolean }): Promise<number> {
-  let runner: HookRunner;
+export async function serveHttp(options: { readonly configFile: string; readonly port: number; readonly host: string; readonly approveRewrites: boolean; readonly auditFile?: string }): Promise<number> {
+  let loaded: { runner: HookRunner; audit: CliAudit };
   try {
-    runner = await loadRunner(options.configFile);
+    loaded = await loadRunner(options.configFile, options.auditFile);
   } catch (error) {
     process.stderr.write(`${PREFIX} ${describe(error)}\n`);
     return EXIT_USAGE;
   }
-  const bridge = new ClaudeCodeBridge(runner, { approveRewrites: options.approveRewrites });
+  const bridge = new ClaudeCodeBridge(loaded.runner, { approveRewrites: options.approveRewrites });
   const { serveClaudeCode } = await import('../integrations/claude-code/http.js');
   let http;
   try {
     http = await serveClaudeCode(bridge, { port: options.port, host: options.host });
   } catch (error) {
     await bridge.close();
+    await loaded.audit.finish();
     process.stderr.write(`${PREFIX} cannot listen on ${options.host}:${options.port}: ${describe(error)}\n`);
     return EXIT_USAGE;
   }
@@ -107,7 +120,7 @@ export async function serveHttp(options: { readonly configFile: string; readonly
   });
   await http.close();
   await bridge.close();
-  return EXIT_OK;
+  return (await loaded.audit.finish()) ? EXIT_OK : EXIT_FAILED;
 }
 
 /**
@@ -134,6 +147,7 @@ export async function printSettings(options: {
   readonly http?: { readonly port: number; readonly host: string };
   readonly command?: string;
   readonly approveRewrites: boolean;
+  readonly auditFile?: string;
 }): Promise<number> {
   let config: HooksConfig;
   try {
@@ -150,7 +164,7 @@ export async function printSettings(options: {
   } else {
     // --command names basis-hooks itself (e.g. "npx basis-hooks"): the subcommand follows it.
     const prefix = options.command === undefined ? defaultInvocation(shellQuote) : `${options.command} claude-code`;
-    const flags = options.approveRewrites ? ' --approve-rewrites' : '';
+    const flags = `${options.approveRewrites ? ' --approve-rewrites' : ''}${options.auditFile === undefined ? '' : ` --audit ${shellQuote(path.resolve(options.auditFile))}`}`;
     endpoint = { type: 'command', command: `${prefix} --config ${shellQuote(path.resolve(options.configFile))}${flags}` };
   }
   await write(process.stdout, `${JSON.stringify(settingsFor(config, endpoint), null, 2)}\n`);

@@ -3,6 +3,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 /** Exit codes: 0 done (whatever the hooks decided), 2 the invocation or the config is wrong. */
 export const EXIT_OK = 0;
 export const EXIT_USAGE = 2;
+/** The command ran but something it was asked to do failed (a hook that does not build, an audit file that lost events). */
+export const EXIT_FAILED = 1;
 /** Stopped by SIGINT/SIGTERM before every call ran (128 + SIGINT, as shells report it). */
 export const EXIT_INTERRUPTED = 130;
 

@@ -1,9 +1,9 @@
 import { isBasisHooksError } from '../errors/basis-hooks-error.js';
 import { isKitError, isToolchainMissingError } from '../kit/errors/index.js';
-import { EXIT_USAGE } from './command.js';
+import { EXIT_FAILED, EXIT_USAGE } from './command.js';
 
 /** The hook's own code did not build or its component does not load (as opposed to a usage problem). */
-export const EXIT_FAILED = 1;
+export { EXIT_FAILED };
 
 /**
  * The stderr text and exit code for an error a kit command expected: a missing toolchain (2, with

@@ -5,6 +5,7 @@ import { loadConfig } from '../config/load.js';
 import { McpGateway } from '../integrations/mcp/index.js';
 import type { ServerCommand } from '../integrations/mcp/index.js';
 import type { HookRunner } from '../runner/runner.js';
+import { openCliAudit, type CliAudit } from './audit-option.js';
 import { EXIT_USAGE } from './command.js';
 import { describeError } from './report.js';
 
@@ -14,6 +15,8 @@ export interface GatewayInvocation {
   readonly workspace: string;
   readonly agentId?: string;
   readonly trail: boolean;
+  /** `--audit FILE`: also append the audit stream there. */
+  readonly auditFile?: string;
   readonly server: ServerCommand;
 }
 
@@ -32,9 +35,18 @@ export async function runGateway(request: GatewayInvocation): Promise<number> {
     return EXIT_USAGE;
   }
   let runner: HookRunner;
+  let audit: CliAudit | undefined;
   try {
-    runner = await createRunner(await loadConfig(invocation.configFile));
+    const config = await loadConfig(invocation.configFile);
+    const opened = await openCliAudit('mcp', invocation.auditFile, config.audit);
+    if (typeof opened === 'string') {
+      say(opened);
+      return EXIT_USAGE;
+    }
+    audit = opened;
+    runner = await createRunner(config, { ...(audit.sink === undefined ? {} : { audit: audit.sink }), on_audit_file_error: audit.onError(config.audit ?? '') });
   } catch (error) {
+    await audit?.finish();
     process.stderr.write(describeError(error).replace(/^basis-hooks:/, 'basis-hooks mcp:'));
     return EXIT_USAGE;
   }
@@ -51,6 +63,7 @@ export async function runGateway(request: GatewayInvocation): Promise<number> {
     });
   } catch (error) {
     await runner.close();
+    await audit.finish();
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'not found (ENOENT)' : code === 'EACCES' ? 'not executable (EACCES)' : String((error as Error).message);
     say(`cannot start the MCP server ${JSON.stringify(invocation.server.command)}: ${why}`);
@@ -69,6 +82,8 @@ export async function runGateway(request: GatewayInvocation): Promise<number> {
   } finally {
     for (const off of handlers) off();
     await runner.close();
+    // Events lost on the way were reported as they were lost; the exit status stays the server's.
+    await audit.finish();
     // The client may still hold our stdin open after the server went away; we are done reading it.
     process.stdin.destroy();
   }

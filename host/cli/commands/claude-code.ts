@@ -1,8 +1,8 @@
 import { parseFlags, usageError, type Command } from '../command.js';
 
-const usage = `Usage: basis-hooks claude-code --config <hooks.json> [--approve-rewrites]
-       basis-hooks claude-code --config <hooks.json> --http --port <n> [--host <addr>] [--approve-rewrites]
-       basis-hooks claude-code --config <hooks.json> --print-settings [--http --port <n> [--host <addr>]] [--command <prefix>]
+const usage = `Usage: basis-hooks claude-code --config <hooks.json> [--approve-rewrites] [--audit <file>]
+       basis-hooks claude-code --config <hooks.json> --http --port <n> [--host <addr>] [--approve-rewrites] [--audit <file>]
+       basis-hooks claude-code --config <hooks.json> --print-settings [--http --port <n> [--host <addr>]] [--command <prefix>] [--audit <file>]
 
 Run the basis chain as a Claude Code hook: one chain, serial, fail closed, sandboxed components.
 
@@ -19,6 +19,9 @@ Options:
       --http              serve Claude Code's "http" hooks instead: POST an event, get the answer
       --port <n>          the port to listen on (with --http; 0 picks a free one)
       --host <addr>       the address to listen on (default 127.0.0.1)
+      --audit <file>      also append the audit stream to this file (JSON lines; the config's
+                          "audit" file, if any, is written as well); with --print-settings, the
+                          printed command passes it on
       --print-settings    print the .claude/settings.json "hooks" block that wires this config in
       --command <prefix>  with --print-settings: how Claude Code should start basis-hooks
                           (default: this node and this CLI, by absolute path)
@@ -45,6 +48,7 @@ export const claudeCodeCommand: Command = {
       host: { type: 'string' },
       'print-settings': { type: 'boolean' },
       command: { type: 'string' },
+      audit: { type: 'string' },
     });
     if (typeof parsed === 'number') return parsed;
     const values = parsed.values;
@@ -60,11 +64,12 @@ export const claudeCodeCommand: Command = {
     if (values.command !== undefined && values['print-settings'] !== true) return usageError(this, '--command goes with --print-settings');
     if (values.command !== undefined && values.http === true) return usageError(this, '--command is for command hooks; an http hook is reached by its URL');
     const approveRewrites = values['approve-rewrites'] === true;
+    const audit = values.audit === undefined ? {} : { auditFile: values.audit };
     if (values['print-settings'] !== true && values.http !== true) {
       // Claude Code lets the call proceed on any exit status but 2: nothing may escape as a crash.
       try {
         const { runOnce } = await import('../claude-code-bridge.js');
-        return await runOnce({ configFile: values.config, approveRewrites });
+        return await runOnce({ configFile: values.config, approveRewrites, ...audit });
       } catch (error) {
         process.stderr.write(`basis-hooks claude-code: internal error: ${error instanceof Error ? error.message : String(error)}\n`.replace(/\n(?!$)/g, ' '));
         return EXIT_BLOCK;
@@ -77,8 +82,9 @@ export const claudeCodeCommand: Command = {
         ...(values.http === true && port !== undefined ? { http: { port, host: values.host ?? bridge.DEFAULT_HOST } } : {}),
         ...(values.command === undefined ? {} : { command: values.command }),
         approveRewrites,
+        ...audit,
       });
     }
-    return bridge.serveHttp({ configFile: values.config, port: port ?? 0, host: values.host ?? bridge.DEFAULT_HOST, approveRewrites });
+    return bridge.serveHttp({ configFile: values.config, port: port ?? 0, host: values.host ?? bridge.DEFAULT_HOST, approveRewrites, ...audit });
   },
 };

@@ -1,7 +1,7 @@
 import { parseFlags, usageError, type Command } from '../command.js';
 
 const usage = `Usage: basis-hooks mcp --config <hooks.json> [--workspace <dir>] [--agent-id <id>] [--trail]
-                       -- <server command> [args...]
+                       [--audit <file>] -- <server command> [args...]
 
 A stdio MCP gateway. Starts the MCP server given after "--" and speaks MCP to the client on stdin and
 stdout; every tools/call runs through the hooks (pre_tool_use before the server sees it,
@@ -12,14 +12,17 @@ Options:
       --workspace <dir>   the "workspace" of every call (default: the current directory)
       --agent-id <id>     the "agent_id" of every call (default: the client's name from initialize)
       --trail             write every chain outcome (with its trail) as a JSON line to stderr
+      --audit <file>      also append the audit stream to this file (JSON lines; the config's
+                          "audit" file, if any, is written as well)
   -h, --help              show this help
 
 A denied call, or a hook that failed closed, is answered with an isError result giving the reason.
 stdout carries nothing but the protocol; the server's stderr and the gateway's messages go to stderr.
 
 Exit status: the server's (128 + signal number when a signal ended it); 0 when the client closed
-the connection; 2 for a usage error, an invalid config, a hook that cannot be loaded, or a server that
-cannot be started (nothing is started then); 130/143 when interrupted.
+the connection; 2 for a usage error, an invalid config, a hook that cannot be loaded, an audit file
+that cannot be opened, or a server that cannot be started (nothing is started then); 130/143 when
+interrupted. An audit file that loses events later is reported on stderr.
 
 Example (an MCP client's config):
   "command": "npx",
@@ -41,9 +44,10 @@ export const mcpCommand: Command = {
       workspace: { type: 'string' },
       'agent-id': { type: 'string' },
       trail: { type: 'boolean' },
+      audit: { type: 'string' },
     });
     if (typeof parsed === 'number') return parsed;
-    const { config: configFile, workspace, 'agent-id': agentId, trail } = parsed.values;
+    const { config: configFile, workspace, 'agent-id': agentId, trail, audit } = parsed.values;
     if (configFile === undefined) return usageError(this, '--config <hooks.json> is required');
     const [serverCommand, ...serverArgs] = serverArgv;
     if (serverCommand === undefined || serverCommand === '') {
@@ -57,6 +61,7 @@ export const mcpCommand: Command = {
       workspace: workspace ?? process.cwd(),
       ...(agentId === undefined ? {} : { agentId }),
       trail: trail === true,
+      ...(audit === undefined ? {} : { auditFile: audit }),
       server: { command: serverCommand, args: serverArgs },
     });
   },

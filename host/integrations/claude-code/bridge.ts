@@ -1,9 +1,11 @@
 import type { Outcome } from '../../contract/outcome.js';
 import type { HookRunner } from '../../runner/runner.js';
 import type { ClaudeCodeOutput } from '../../transports/subprocess/dialect/claude-code/protocol.js';
-import { withObjectInputs } from '../shared/object-input.js';
+import { objectInputCheck } from '../shared/object-input.js';
 import { answerFor, type AnswerOptions } from './answer.js';
 import { readEvent } from './event.js';
+
+const CLAUDE_CODE_INPUT = objectInputCheck('Claude Code');
 
 /** What the bridge says for one event. */
 export type BridgeAnswer =
@@ -27,8 +29,7 @@ export class ClaudeCodeBridge {
   readonly #options: AnswerOptions;
 
   constructor(runner: HookRunner, options: AnswerOptions = {}) {
-    // Claude Code's tool inputs are objects: a rewrite to anything else fails that hook.
-    this.#runner = withObjectInputs(runner, 'Claude Code');
+    this.#runner = runner;
     this.#options = options;
   }
 
@@ -38,7 +39,8 @@ export class ClaudeCodeBridge {
     if (!read.ok) return { kind: 'blocked', reason: read.problem };
     let outcome: Outcome;
     try {
-      outcome = await this.#runner.run(read.call, signal === undefined ? {} : { signal });
+      // Claude Code's tool inputs are objects: a rewrite to anything else fails that hook.
+      outcome = await this.#runner.run(read.call, signal === undefined ? { checkInput: CLAUDE_CODE_INPUT } : { signal, checkInput: CLAUDE_CODE_INPUT });
     } catch (error) {
       return { kind: 'blocked', reason: `the hooks could not run: ${error instanceof Error ? error.message : String(error)}` };
     }

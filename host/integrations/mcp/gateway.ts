@@ -13,7 +13,7 @@ import type { JsonValue } from '../../contract/json.js';
 import type { PostToolUseOutcome, PreToolUseOutcome } from '../../contract/outcome.js';
 import { compileToolMatcher } from '../../runner/matcher.js';
 import type { HookRunner } from '../../runner/runner.js';
-import { withObjectInputs } from '../shared/object-input.js';
+import { objectInputCheck } from '../shared/object-input.js';
 import { exitStatus, ServerProcess, type ServerCommand, type ServerExit } from './server-process.js';
 import { outputOf, refusal, resultAfterHooks } from './tool-call.js';
 
@@ -44,6 +44,9 @@ export interface GatewayEnd {
   /** How the server ended, when it ended by itself. */
   readonly server?: ServerExit;
 }
+
+/** MCP's tool arguments are JSON objects: what a `modify` must rewrite them to. */
+const MCP_INPUT = objectInputCheck('MCP');
 
 /** The agent id used before the client said who it is (a `tools/call` before `initialize`). */
 export const UNKNOWN_CLIENT = 'mcp-client';
@@ -106,7 +109,7 @@ export class McpGateway {
 
   private constructor(options: GatewayOptions, server: ServerProcess) {
     this.#options = options;
-    this.#runner = withObjectInputs(options.runner, 'MCP');
+    this.#runner = options.runner;
     const post = options.runner.hooks.filter((h) => h.event === 'post_tool_use').map((h) => compileToolMatcher(h.tools));
     this.#hasPostHooks = (tool) => post.some((matches) => matches(tool));
     this.#agent = options.agentId ?? UNKNOWN_CLIENT;
@@ -210,7 +213,8 @@ export class McpGateway {
       try {
         outcome = await this.#runner.pre(
           { workspace: this.#options.workspace, agent_id: this.#agent, tool_call_id: String(request.id), tool_name: call.name, input: call.input },
-          { signal: call.abort.signal },
+          // MCP's tool arguments are objects: a rewrite to anything else fails that hook.
+          { signal: call.abort.signal, checkInput: MCP_INPUT },
         );
       } catch (error) {
         this.#answerResult(call, refusal(`basis-hooks: the hooks could not run (${describe(error)}); the call was not made (fail closed)`));

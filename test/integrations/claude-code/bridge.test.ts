@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -244,5 +244,52 @@ describe('claude-code --print-settings', () => {
     // By default: this node and the bundled entry, by absolute path.
     const plain = JSON.parse((await cli(['claude-code', '--config', config, '--print-settings'], '')).stdout) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
     expect(plain.hooks.PreToolUse[0]?.hooks[0]?.command).toBe(`${process.execPath} ${FAST_ENTRY} --config ${config}`);
+  });
+});
+
+describe('claude-code --audit', () => {
+  const events = async (file: string): Promise<Array<{ type: string; tool_call_id?: string; hook?: string; decision?: string }>> =>
+    (await readFile(file, 'utf8')).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { type: string });
+
+  it('appends each event\'s audit stream (the same tool_call_id throughout), also from the printed settings\' command', async () => {
+    const file = path.join(dir, 'cc-audit.jsonl');
+    const run = await cli(['claude-code', '--config', config, '--audit', file], preEvent('Bash', { command: 'git push --force origin main' }));
+    expect(JSON.parse(run.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    const first = await events(file);
+    expect(first.map((e) => e.type)).toEqual(['chain_started', 'hook_decided', 'hook_decided', 'chain_decided']);
+    expect(new Set(first.map((e) => e.tool_call_id))).toStrictEqual(new Set(['toolu_01']));
+    expect(first.at(-1)).toMatchObject({ type: 'chain_decided', decision: 'deny' });
+
+    const printed = JSON.parse((await cli(['claude-code', '--config', config, '--print-settings', '--audit', file], '')).stdout) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
+    const command = printed.hooks.PreToolUse[0]?.hooks[0]?.command ?? '';
+    expect(command).toBe(`${process.execPath} ${FAST_ENTRY} --config ${config} --audit ${file}`);
+    const viaShell = await new Promise<Run>((resolve) => {
+      const child = spawn('sh', ['-c', command], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.on('close', (code) => resolve({ code, stdout, stderr: '' }));
+      child.stdin.end(preEvent('Bash', { command: 'ls' }));
+    });
+    expect(viaShell.code).toBe(0);
+    expect((await events(file)).slice(first.length).map((e) => e.type)).toEqual(['chain_started', 'hook_decided', 'hook_decided', 'chain_decided']);
+  });
+
+  it('an audit file that cannot be opened blocks the call (exit 2, one line): never a silent loss', async () => {
+    const run = await cli(['claude-code', '--config', config, '--audit', path.join(dir, 'missing', 'dir', 'a.jsonl')], preEvent('Bash', { command: 'ls' }));
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^basis-hooks claude-code: cannot open --audit .* for appending \(ENOENT\)\n$/);
+  });
+
+  it('the chain is the config\'s whole chain: a shadow hook is recorded, never enforced (regression: the bridge once rebuilt the runner without its options and modes)', async () => {
+    const file = path.join(dir, 'cc-shadow.jsonl');
+    const shadowed = await writeConfig('shadow.json', [
+      { name: 'would-deny', event: 'pre_tool_use', mode: 'shadow', command: ['sh', '-c', 'echo \'{"decision":"deny","reason":"observed only"}\''] },
+      { name: 'force-push', event: 'pre_tool_use', tools: ['Bash'], component: GUARD },
+    ]);
+    const run = await cli(['claude-code', '--config', shadowed, '--audit', file], preEvent('Bash', { command: 'ls' }));
+    expect(run).toEqual({ code: 0, stdout: '', stderr: '' });
+    const decided = (await events(file)).filter((e) => e.type === 'hook_decided') as Array<{ hook: string; decision: string; shadow?: boolean }>;
+    expect(decided).toEqual(expect.arrayContaining([expect.objectContaining({ hook: 'would-deny', decision: 'deny', shadow: true }), expect.objectContaining({ hook: 'force-push', decision: 'allow' })]));
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -104,5 +104,28 @@ describe('mcp gateway at the JSON-RPC level', () => {
     await handshake(gateway, answer);
     await gateway.send({ jsonrpc: '2.0', id: 't1', method: 'tools/call', params: { name: 'simulate-research-query', arguments: { topic: 'x' }, task: { ttl: 60_000 } } });
     expect(await answer('t1')).toMatchObject({ id: 't1', error: { code: -32602, message: expect.stringContaining('task-augmented') } });
+  });
+
+  it('--audit FILE appends the audit stream of every tools/call; a file that cannot be opened refuses to start (exit 2)', async () => {
+    const file = path.join(root, 'mcp-audit.jsonl');
+    const hooked = path.join(root, 'audited.json');
+    await writeFile(hooked, JSON.stringify({ hook_schema: 1, hooks: [{ name: 'allow-all', event: 'pre_tool_use', command: ['sh', '-c', 'echo \'{"decision":"allow"}\''] }] }));
+    const { gateway, answer } = start(hooked, EVERYTHING, ['--audit', file]);
+    await handshake(gateway, answer);
+    await gateway.send({ jsonrpc: '2.0', id: 'sum', method: 'tools/call', params: { name: 'get-sum', arguments: { a: 1, b: 2 } } });
+    expect(await answer('sum')).toMatchObject({ id: 'sum', result: { content: [{ type: 'text', text: 'The sum of 1 and 2 is 3.' }] } });
+    const events = (): Array<{ type: string; tool_name?: string }> =>
+      (existsSync(file) ? readFileSync(file, 'utf8') : '').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { type: string });
+    expect(await eventually(() => events().some((e) => e.type === 'chain_decided'), 20_000)).toBe(true);
+    expect(events().map((e) => [e.type, e.tool_name])).toEqual([
+      ['chain_started', 'get-sum'],
+      ['hook_decided', 'get-sum'],
+      ['chain_decided', 'get-sum'],
+    ]);
+
+    const refused = new ProcessTransport(gatewayArgv(emptyConfig, EVERYTHING, ['--audit', path.join(root, 'no', 'such', 'dir', 'audit.jsonl')]));
+    gateways.push(refused);
+    expect((await refused.exited).code).toBe(2);
+    expect(refused.stderr).toMatch(/^basis-hooks mcp: cannot open --audit .* for appending \(ENOENT\)\n$/);
   });
 });
