@@ -69,6 +69,14 @@ const QUICK: Plan = {
   coldGuests: ['wat', 'js-quickjs'],
 };
 
+/** How bench processes start: tsx for the scripts, and the library from dist/ when it is fresh (bench/use-dist.mjs). */
+const BENCH_IMPORTS = ['--import', 'tsx', '--import', join(ROOT, 'scripts/bench/use-dist.mjs')];
+
+/** What this process measures: set by use-dist.mjs (absent: started without it, so the sources). */
+function benchLibrary(): 'dist' | 'sources' {
+  return process.env['BASIS_BENCH_LIBRARY'] === 'dist' ? 'dist' : 'sources';
+}
+
 /** The transpile cache of the warm cases: gitignored, kept between runs so only the first run transpiles. */
 const CACHE_DIR = join(ROOT, '.cache', 'bench');
 
@@ -78,7 +86,7 @@ const CACHE_DIR = join(ROOT, '.cache', 'bench');
  */
 async function measureBlocks(quick: boolean): Promise<Block[]> {
   progress('building blocks (a fresh process: scripts/bench/micro/run.ts)');
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/bench/micro/run.ts'), '--json', ...(quick ? ['--quick'] : [])], {
+  const { stdout } = await promisify(execFile)(process.execPath, [...BENCH_IMPORTS, join(ROOT, 'scripts/bench/micro/run.ts'), '--json', ...(quick ? ['--quick'] : [])], {
     cwd: ROOT,
     maxBuffer: 16 * 1024 * 1024,
   });
@@ -118,10 +126,10 @@ async function measureAll(quick: boolean): Promise<BenchResult> {
   }
 
   const measured = {
-    schema: 2 as const,
+    schema: 3 as const,
     quick,
     started_at: startedAt,
-    availability: { metered: metered.supported === true, cold_start_library: library, notes: metered.notes },
+    availability: { metered: metered.supported === true, library: benchLibrary(), cold_start_library: library, notes: metered.notes },
     baselines,
     interceptor,
     peer,

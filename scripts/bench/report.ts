@@ -136,17 +136,21 @@ function ratioRows(r: BenchResult): Cell[][] {
   ]);
 }
 
+function libraryName(library: 'dist' | 'sources'): string {
+  return library === 'dist' ? 'the built library (dist/)' : 'the TypeScript sources (through tsx)';
+}
+
 /** The plain-text report. */
 export function textReport(r: BenchResult): string {
   const out: string[] = [];
   out.push(`basis-hooks benchmark — ${machineLine(r)}; ${fmt(r.duration_s)} s`);
-  out.push(`cold start from ${r.availability.cold_start_library === 'dist' ? 'the built library (dist/)' : 'the TypeScript sources'}`);
+  out.push(`measured ${libraryName(r.availability.library)}; cold start from ${libraryName(r.availability.cold_start_library)}`);
   for (const note of r.availability.notes) out.push(`note: ${note}`);
   out.push('', 'Per-call latency, one caller (via runner = HookRunner.pre; via transport = transport.invoke alone)');
   out.push(textTable(['case', 'via', 'median µs', 'p99 µs', 'calls/s', 'vs baseline'], latencyRows(r)));
   out.push('', 'Comparisons (medians; targets from the performance issue)');
   out.push(textTable(['comparison', 'value', 'target', ''], ratioRows(r)));
-  out.push('', 'Building blocks (not wired in yet), each against the path it replaces, interleaved (µs)');
+  out.push('', 'Building blocks of the hot path, each against the path it replaced (or the fallback it keeps), interleaved (µs)');
   out.push(textTable(['block', 'case', 'before', 'after', 'speed-up'], blockRows(r)));
   out.push('', `Throughput with concurrent callers (each through HookRunner)`);
   out.push(textTable(concurrencyHead(r), concurrencyRows(r)));
@@ -170,7 +174,7 @@ export function markdownReport(r: BenchResult): string {
   out.push(
     `_Generated from \`bench/results/latest.json\` by \`npx tsx scripts/bench.ts --from bench/results/latest.json --write-readme\`; do not edit by hand._`,
     '',
-    `Measured with \`npm run bench\` on ${machineLine(r)}. Medians per call from one caller (p99s in the results file). The machine is shared with other work: read the figures as ±20 % or worse when the load average is high. **JSON floor**: \`JSON.stringify\` + \`JSON.parse\` of the request and of an answer, ${fmt(r.baselines.json_floor.median_us)} µs on its own; every "× floor" below divides by the floor measured interleaved with that figure.`,
+    `Measured with \`npm run bench\` on ${machineLine(r)}, through ${libraryName(r.availability.library)}. Medians per call from one caller (p99s in the results file). The machine is shared with other work: read the figures as ±20 % or worse when the load average is high. **JSON floor**: \`JSON.stringify\` + \`JSON.parse\` of the request and of an answer, ${fmt(r.baselines.json_floor.median_us)} µs on its own; every "× floor" below divides by the floor measured interleaved with that figure.`,
     '',
     `**The guard policy beside the peer** (one caller, through \`HookRunner.pre\`; the Extism JS SDK running the same policy as a plugin — call, parse the answer, reset — in the same run, interleaved):`,
     '',
@@ -190,7 +194,7 @@ export function markdownReport(r: BenchResult): string {
     '',
   );
   out.push(
-    'WebAssembly component hooks per guest language (the `guard` policy), µs per call and, in brackets, × the JSON floor measured interleaved with them. *Raw*: the component\'s `handle` on this thread with nothing guarding it, given a WIT record made once — through jco\'s glue, and through the direct canonical-ABI caller (not yet used by the transport). *Metered*: the transport (fuel, sandbox, checks), and `HookRunner.pre` around it. *Worker*: `HookRunner.pre` with worker isolation, beside bare round trips timed alternately with it. Two in-thread instances of each guest exist while it is measured (the raw one and the metered one); jco\'s glue is slower once there are several.',
+    'WebAssembly component hooks per guest language (the `guard` policy), µs per call and, in brackets, × the JSON floor measured interleaved with them. *Raw*: the component\'s `handle` on this thread with nothing guarding it, given a WIT record made once — through jco\'s glue, and through the direct canonical-ABI caller (what the transport calls it with). *Metered*: the transport (fuel, sandbox, checks), and `HookRunner.pre` around it. *Worker*: `HookRunner.pre` with worker isolation (the SharedArrayBuffer mailbox and the direct call in the worker), beside bare round trips timed alternately with it. Two in-thread instances of each guest exist while it is measured (the raw one and the metered one).',
     '',
   );
   const cell = (s: Stats | null, floor: Stats): string => (s === null ? 'n/a' : `${fmt(s.median_us)} (${times(s.median_us / floor.median_us)})`);
@@ -229,8 +233,8 @@ export function markdownReport(r: BenchResult): string {
   out.push('Targets of the performance issue (medians, same run):', '');
   out.push(mdTable(['comparison', 'value', 'target', ''], targets.map((x) => [x.name, times(x.value), x.target ?? '', x.met === true ? 'met' : 'not met'])), '');
   if (r.blocks.length > 0) {
-    out.push('Building blocks of the hot path (host/contract/fast, host/transports/component/direct, worker/mailbox.ts, in-process/fast-invoke.ts — not wired in yet), each timed interleaved with the path it replaces, in a fresh process, µs. The *assembled prototype* rows put the blocks together at the transport level (scripts/bench/micro/assembled.ts: no runner, no host-call time allowance), against today\'s `transport.invoke`:', '');
-    out.push(mdTable(['block', 'case', 'today', 'block', 'speed-up'], blockRows(r)), '');
+    out.push('Building blocks of the hot path (host/contract/fast, host/transports/component/direct, worker/mailbox.ts, in-process/fast-invoke.ts), each timed interleaved with what it replaced — zod alone, `structuredClone`, `postMessage` with zod — or with the fallback it keeps (jco\'s glue, `direct_call: false`), in a fresh process, µs:', '');
+    out.push(mdTable(['block', 'case', 'before', 'block', 'speed-up'], blockRows(r)), '');
   }
   out.push('Cold start: the first call in a fresh process (load included), ms:', '');
   out.push(

@@ -43,14 +43,14 @@ const Nullable = StatsSchema.nullable();
 export const BlockSchema = z.strictObject({
   block: z.string(),
   case: z.string(),
-  /** The path it replaces, as the transport or runner runs it today. */
+  /** What it replaced, or the fallback it keeps (jco's glue, postMessage). */
   before: StatsSchema,
   /** The building block. */
   after: StatsSchema,
 });
 
 export const BenchResultSchema = z.strictObject({
-  schema: z.literal(2),
+  schema: z.literal(3),
   quick: z.boolean(),
   started_at: z.string(),
   duration_s: z.number().nonnegative(),
@@ -58,6 +58,8 @@ export const BenchResultSchema = z.strictObject({
   availability: z.strictObject({
     /** Whether the host supports `isolation: 'metered'`. */
     metered: z.boolean(),
+    /** What this run measured: the built library (dist/, what users run) or the TypeScript sources through tsx. */
+    library: z.enum(['dist', 'sources']),
     /** What the cold-start processes imported: the built library (dist/) or the TypeScript sources through tsx. */
     cold_start_library: z.enum(['dist', 'sources']),
     notes: z.array(z.string()),
@@ -153,7 +155,7 @@ export const BenchResultSchema = z.strictObject({
       calls_per_s: z.number().positive(),
     }),
   ),
-  /** The building blocks of the hot path, each against what it replaces (not yet wired in). */
+  /** The building blocks of the hot path, each against what it replaced or the fallback it keeps. */
   blocks: z.array(BlockSchema),
   ratios: z.array(
     z.strictObject({

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from '../guests.js';
 import type { Block } from '../result.js';
-import { benchAssembled } from './assembled.js';
+import { benchCallPath } from './call-path.js';
 import { benchDirectCall } from './direct.js';
 import { benchInterceptorPath } from './interceptor.js';
 import { benchMailbox } from './mailbox.js';
@@ -27,8 +27,8 @@ export async function runBlocks(plan: MicroPlan, cacheDir: string, log: (message
   out.push(...(await benchDirectCall(plan, cacheDir)));
   log('building blocks: SharedArrayBuffer mailbox');
   out.push(...(await benchMailbox(plan)));
-  log('building blocks: assembled prototype (metered and worker)');
-  out.push(...(await benchAssembled(plan, cacheDir)));
+  log('building blocks: the direct call in the transport, against the glue (metered and worker)');
+  out.push(...(await benchCallPath(plan, cacheDir)));
   return out;
 }
 
