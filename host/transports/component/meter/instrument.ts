@@ -101,6 +101,13 @@ export interface Instrumented {
   readonly bulkOps: number;
 }
 
+/** Where the instrumented code keeps the fuel counter while a function runs (for measurements; the default is what the host runs). */
+export type CounterPlacement = 'global';
+
+export interface InstrumentOptions {
+  readonly counter?: CounterPlacement;
+}
+
 /** The order sections must appear in (by id). */
 const ORDER: readonly number[] = [1, 2, 3, 4, 5, 13, 6, 7, 8, 9, 12, 10, 11];
 
@@ -366,7 +373,8 @@ function exportEntry(name: string, kind: number, index: number): number[] {
  * Meter one core module. Throws {@link MeterError} when it cannot be metered. `bytes` must be a
  * module V8 validates (the caller checks); the result is validated again by the caller's compile.
  */
-export function instrumentModule(bytes: Uint8Array): Instrumented {
+export function instrumentModule(bytes: Uint8Array, options: InstrumentOptions = {}): Instrumented {
+  if ((options.counter ?? 'global') !== 'global') throw new MeterError(`no counter placement ${options.counter}`);
   const header = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
   if (bytes.length < 8 || header.some((b, i) => bytes[i] !== b)) throw new MeterError('not a core WebAssembly module');
   const all = sections(bytes);
