@@ -5,10 +5,10 @@
  * CallMeter and runs as the transport runs it: `begin()` before each call, slices granted through
  * `$refuel`.
  *
- *   npx tsx scripts/bench/micro/fuel-local.ts [--rounds 41] [--placements global,local,auto]
- *     [--guests c,js-quickjs,js-spidermonkey] [--loops] [--no-loops] [--no-guests]
+ *   npx tsx scripts/bench/micro/fuel-local.ts [--rounds 41] [--placements global,local]
+ *     [--guests c,js-quickjs,js-spidermonkey] [--no-loops] [--no-guests]
  *
- * Loops: ns per iteration of `run(n)`, n = 200,000. Guests: µs per call of `handle` through the
+ * Loops: ns per iteration of `run(n)`, n = 1,000,000. Guests: µs per call of `handle` through the
  * direct canonical-ABI call (jco's glue would add the same few µs to every form), the bench's request.
  * Ratios are instrumented / plain, each a median of the per-round ratios (the pairs share a round's load).
  */
@@ -33,7 +33,7 @@ import { REQUEST, ROOT, guestById } from '../guests.js';
 const { values } = parseArgs({
   options: {
     rounds: { type: 'string', default: '41' },
-    placements: { type: 'string', default: 'global,local,auto' },
+    placements: { type: 'string', default: 'global,local' },
     guests: { type: 'string', default: 'c,js-quickjs,js-spidermonkey' },
     'no-loops': { type: 'boolean', default: false },
     'no-guests': { type: 'boolean', default: false },
@@ -67,7 +67,7 @@ function median(xs: readonly number[]): number {
 /** Every form once per round, in turn (the order rotating), after a few warm-up rounds. */
 function interleave(label: string, unit: string, forms: readonly Form[], rounds: number): Row {
   const samples = new Map<string, number[]>(forms.map((f) => [f.name, []]));
-  const warmup = 5;
+  const warmup = 10;
   for (let round = 0; round < warmup + rounds; round++) {
     for (let k = 0; k < forms.length; k++) {
       const form = forms[(round + k) % forms.length] as Form;
@@ -88,7 +88,7 @@ function interleave(label: string, unit: string, forms: readonly Form[], rounds:
 // ---------------------------------------------------------------------------------------------------
 // Loops
 
-const N = 200_000;
+const N = 1_000_000;
 
 /** `run(n)` in each shape: the loop's body, and the functions it calls. */
 const LOOPS: Record<string, string> = {
@@ -117,6 +117,17 @@ const LOOPS: Record<string, string> = {
         (local.set $s (call $g (local.get $s)))
         (br_if $l (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 1))) (local.get $n))))
       (global.set $sink (local.get $s)))`,
+  // The worst case for a local: every segment both charged and ended by a call (a store and a load each).
+  'branchy calls (8 × if-call in a function)': `
+    (func $f (param i32) (result i32) (i32.add (local.get 0) (i32.const 3)))
+    (func $g (param $x i32) (result i32)
+      ${Array.from({ length: 8 }, (_, b) => `(if (i32.and (local.get $x) (i32.const ${1 << b})) (then (local.set $x (call $f (local.get $x)))))`).join('\n      ')}
+      (local.get $x))
+    (func (export "run") (param $n i32) (local $i i32) (local $s i32)
+      (loop $l
+        (local.set $s (call $g (i32.xor (local.get $i) (local.get $s))))
+        (br_if $l (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 1))) (local.get $n))))
+      (global.set $sink (local.get $s)))`,
   'recursion (fib 20 per 1,000 iterations)': `
     (func $fib (param $n i32) (result i32)
       (if (result i32) (i32.lt_u (local.get $n) (i32.const 2)) (then (local.get $n))
@@ -141,7 +152,23 @@ function loopForm(name: string, instance: WasmInstance, meter: CallMeter | undef
 }
 
 async function loopRows(): Promise<Row[]> {
-  const rows: Row[] = [];
+  /** What `CallMeter.begin()` costs the host per call (one core instance holding fuel), in µs: part of every metered call above. */
+async function beginCost(): Promise<number> {
+  const instance = Wasm.instantiateSync(await Wasm.compile(instrumentModule(await parseWat('(module (func (export "run")))')).bytes));
+  const meter = new CallMeter(CAP_BYTES, undefined);
+  meter.begin(performance.now() + FAR);
+  meter.attach(instance, 'begin');
+  (instance.exports.run as () => void)(); // asks for a slice: the meter now grants this core one up front
+  const samples: number[] = [];
+  for (let round = 0; round < 10 + ROUNDS; round++) {
+    const t = performance.now();
+    for (let i = 0; i < 10_000; i++) meter.begin(performance.now() + FAR);
+    if (round >= 10) samples.push(((performance.now() - t) * 1000) / 10_000);
+  }
+  return median(samples);
+}
+
+const rows: Row[] = [];
   for (const [label, body] of Object.entries(LOOPS)) {
     const bytes = await parseWat(`(module (memory 1) (global $sink (mut i32) (i32.const 0)) ${body})`);
     const forms: Form[] = [loopForm('plain', Wasm.instantiateSync(await Wasm.compile(bytes)), undefined)];
@@ -256,6 +283,22 @@ function fmt(x: number | undefined): string {
   return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2);
 }
 
+/** What `CallMeter.begin()` costs the host per call (one core instance holding fuel), in µs: part of every metered call above. */
+async function beginCost(): Promise<number> {
+  const instance = Wasm.instantiateSync(await Wasm.compile(instrumentModule(await parseWat('(module (func (export "run")))')).bytes));
+  const meter = new CallMeter(CAP_BYTES, undefined);
+  meter.begin(performance.now() + FAR);
+  meter.attach(instance, 'begin');
+  (instance.exports.run as () => void)(); // asks for a slice: the meter now grants this core one up front
+  const samples: number[] = [];
+  for (let round = 0; round < 10 + ROUNDS; round++) {
+    const t = performance.now();
+    for (let i = 0; i < 10_000; i++) meter.begin(performance.now() + FAR);
+    if (round >= 10) samples.push(((performance.now() - t) * 1000) / 10_000);
+  }
+  return median(samples);
+}
+
 const rows: Row[] = [];
 if (values['no-loops'] !== true) rows.push(...(await loopRows()));
 if (values['no-guests'] !== true) {
@@ -265,4 +308,5 @@ if (values['no-guests'] !== true) {
   }
 }
 print(rows);
+process.stdout.write(`\nCallMeter.begin() alone (once per metered call, included above): ${fmt(await beginCost())} µs\n`);
 process.exit(0);
