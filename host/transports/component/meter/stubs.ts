@@ -20,11 +20,12 @@ const I32 = 0x7f;
 const I64 = 0x7e;
 
 /** The types the rewriter appends, in order (their indices are `firstType + TYPE.x`). */
-export const TYPE = { void: 0, host: 1, hostFuncref: 2, hostExternref: 3, i_i: 4, iii: 5, fi_i: 6, ei_i: 7, ifi: 8, iei: 9 } as const;
+export const TYPE = { void: 0, host: 1, hostFuncref: 2, hostExternref: 3, i_i: 4, iii: 5, fi_i: 6, ei_i: 7, ifi: 8, iei: 9, l_l: 10 } as const;
 
-export function appendedTypes(): number[][] {
+/** The appended types; `l_l` (for `$refuel_local`) only when some function keeps its counter in a local. */
+export function appendedTypes(withLocal: boolean): number[][] {
   const fn = (params: number[], results: number[]): number[] => [0x60, ...uleb(params.length), ...params, ...uleb(results.length), ...results];
-  return [
+  const types = [
     fn([], []),
     fn([I32, I32], [I32]),
     fn([I32, FUNCREF, I32], [I32]),
@@ -36,6 +37,8 @@ export function appendedTypes(): number[][] {
     fn([I32, FUNCREF, I32], []),
     fn([I32, EXTERNREF, I32], []),
   ];
+  if (withLocal) types.push(fn([I64], [I64]));
+  return types;
 }
 
 /** Indices the generated code refers to. */
@@ -48,6 +51,8 @@ export interface StubContext {
   readonly firstType: number;
   /** Index of `$refuel`. */
   readonly refuel: number;
+  /** Index of `$refuel_local` (right after `$refuel`, when some function keeps its counter in a local). */
+  readonly refuelLocal: number;
 }
 
 const op = {
@@ -105,6 +110,39 @@ export function decrementCode(c: StubContext, units: number): number[] {
 /** `fuel -= units; if (fuel < 0) $refuel()` (inline, at function entries and loop headers). */
 export function checkCode(c: StubContext, units: number): number[] {
   return chargeCode(c, i64(units));
+}
+
+/*
+ * The same charges for a function that keeps the counter in a local `l` while it runs (see
+ * instrument.ts for where it is written back and reloaded).
+ */
+
+/** `l -= units; if (l < 0) l = $refuel_local(l)` — at function entries (`l` loaded from the global first) and loop headers. */
+export function localCheckCode(c: StubContext, l: number, units: number, entry: boolean): number[] {
+  return [
+    ...(entry ? [op.globalGet, ...c.fuel] : get(l)), ...i64(units), op.i64Sub, ...tee(l),
+    ...i64(0), op.i64LtS, op.if, op.void, ...get(l), op.call, ...uleb(c.refuelLocal), ...set(l), op.end,
+  ];
+}
+
+/** `l -= units` (between two checks). */
+export function localDecrementCode(l: number, units: number): number[] {
+  return [...get(l), ...i64(units), op.i64Sub, ...set(l)];
+}
+
+/** `fuel = l`: before the function leaves or reaches other code. */
+export function storeCode(c: StubContext, l: number): number[] {
+  return [...get(l), op.globalSet, ...c.fuel];
+}
+
+/** `l = fuel`: once other code may have changed the global (after a call, in a `catch`). */
+export function loadCode(c: StubContext, l: number): number[] {
+  return [op.globalGet, ...c.fuel, ...set(l)];
+}
+
+/** `$refuel_local(l: i64) -> i64`: `$refuel` for a counter kept in a local (written back, refilled, read again). */
+export function refuelLocalBody(c: StubContext): Uint8Array {
+  return body([], [...get(0), op.globalSet, ...c.fuel, op.call, ...uleb(c.refuel), op.globalGet, ...c.fuel]);
 }
 
 /** A function body: local declarations (`[count, type]` pairs) and code, with its size prefix. */
