@@ -85,6 +85,13 @@ function utf8Length(s: string, from: number): number {
   return len;
 }
 
+/**
+ * Typed arrays use the platform's byte order and WebAssembly memory is little-endian: the record is
+ * written through a Uint32Array where the two agree (every platform Node runs on in practice), through
+ * the DataView otherwise.
+ */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 /** Strings shorter than this are copied byte by byte; longer ones through `encodeInto`. */
 const ASCII_LOOP_MAX = 48;
 
@@ -94,6 +101,7 @@ const ASCII_LOOP_MAX = 48;
 export class DirectCaller {
   readonly #core: DirectCoreExports;
   #u8: Uint8Array;
+  #u32: Uint32Array;
   #view: DataView;
   #dead: string | undefined;
 
@@ -101,6 +109,7 @@ export class DirectCaller {
     this.#core = core;
     const buffer = core.memory.buffer;
     this.#u8 = new Uint8Array(buffer);
+    this.#u32 = new Uint32Array(buffer, 0, buffer.byteLength >>> 2);
     this.#view = new DataView(buffer);
   }
 
@@ -177,6 +186,7 @@ export class DirectCaller {
   #refresh(): void {
     const buffer = this.#core.memory.buffer;
     this.#u8 = new Uint8Array(buffer);
+    this.#u32 = new Uint32Array(buffer, 0, buffer.byteLength >>> 2);
     this.#view = new DataView(buffer);
   }
 
@@ -231,31 +241,51 @@ export class DirectCaller {
       out = this.#string(output);
       outLen = this.#len;
     }
-    this.#fresh();
-    const v = this.#view;
-    v.setUint32(at + REQUEST.hookSchema, request.hookSchema >>> 0, true);
-    v.setUint8(at + REQUEST.event, post ? 1 : 0);
-    v.setUint32(at + REQUEST.workspace, ws, true);
-    v.setUint32(at + REQUEST.workspace + 4, wsLen, true);
-    v.setUint32(at + REQUEST.agentId, agent, true);
-    v.setUint32(at + REQUEST.agentId + 4, agentLen, true);
-    v.setUint32(at + REQUEST.toolCallId, callId, true);
-    v.setUint32(at + REQUEST.toolCallId + 4, callIdLen, true);
-    v.setUint32(at + REQUEST.toolName, tool, true);
-    v.setUint32(at + REQUEST.toolName + 4, toolLen, true);
-    v.setUint32(at + REQUEST.input, input, true);
-    v.setUint32(at + REQUEST.input + 4, inputLen, true);
-    if (output === undefined) v.setUint8(at + REQUEST.outputTag, 0);
-    else {
-      v.setUint8(at + REQUEST.outputTag, 1);
-      v.setUint32(at + REQUEST.output, out, true);
-      v.setUint32(at + REQUEST.output + 4, outLen, true);
-    }
+    const u8 = this.#fresh();
     const isError = request.isError;
-    if (isError === undefined) v.setUint8(at + REQUEST.isErrorTag, 0);
+    if (LITTLE_ENDIAN) {
+      // `at` is 4-aligned (checked when it was allocated): whole words, one store each.
+      const u32 = this.#u32;
+      const w = at >>> 2;
+      u32[w + (REQUEST.hookSchema >> 2)] = request.hookSchema >>> 0;
+      u32[w + (REQUEST.workspace >> 2)] = ws;
+      u32[w + (REQUEST.workspace >> 2) + 1] = wsLen;
+      u32[w + (REQUEST.agentId >> 2)] = agent;
+      u32[w + (REQUEST.agentId >> 2) + 1] = agentLen;
+      u32[w + (REQUEST.toolCallId >> 2)] = callId;
+      u32[w + (REQUEST.toolCallId >> 2) + 1] = callIdLen;
+      u32[w + (REQUEST.toolName >> 2)] = tool;
+      u32[w + (REQUEST.toolName >> 2) + 1] = toolLen;
+      u32[w + (REQUEST.input >> 2)] = input;
+      u32[w + (REQUEST.input >> 2) + 1] = inputLen;
+      if (output !== undefined) {
+        u32[w + (REQUEST.output >> 2)] = out;
+        u32[w + (REQUEST.output >> 2) + 1] = outLen;
+      }
+    } else {
+      const v = this.#view;
+      v.setUint32(at + REQUEST.hookSchema, request.hookSchema >>> 0, true);
+      v.setUint32(at + REQUEST.workspace, ws, true);
+      v.setUint32(at + REQUEST.workspace + 4, wsLen, true);
+      v.setUint32(at + REQUEST.agentId, agent, true);
+      v.setUint32(at + REQUEST.agentId + 4, agentLen, true);
+      v.setUint32(at + REQUEST.toolCallId, callId, true);
+      v.setUint32(at + REQUEST.toolCallId + 4, callIdLen, true);
+      v.setUint32(at + REQUEST.toolName, tool, true);
+      v.setUint32(at + REQUEST.toolName + 4, toolLen, true);
+      v.setUint32(at + REQUEST.input, input, true);
+      v.setUint32(at + REQUEST.input + 4, inputLen, true);
+      if (output !== undefined) {
+        v.setUint32(at + REQUEST.output, out, true);
+        v.setUint32(at + REQUEST.output + 4, outLen, true);
+      }
+    }
+    u8[at + REQUEST.event] = post ? 1 : 0;
+    u8[at + REQUEST.outputTag] = output === undefined ? 0 : 1;
+    if (isError === undefined) u8[at + REQUEST.isErrorTag] = 0;
     else {
-      v.setUint8(at + REQUEST.isErrorTag, 1);
-      v.setUint8(at + REQUEST.isError, isError ? 1 : 0);
+      u8[at + REQUEST.isErrorTag] = 1;
+      u8[at + REQUEST.isError] = isError ? 1 : 0;
     }
   }
 
