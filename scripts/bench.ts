@@ -46,7 +46,8 @@ import { BenchResultSchema, BlockSchema, type BenchResult, type Block } from './
 import { round } from './bench/stats.js';
 
 const FULL: Plan = {
-  fast: { n: 2000, warmup: 500 },
+  // Warm-up long enough for V8 to optimise the whole path (500 left the first in-thread case at 2× its later self).
+  fast: { n: 2000, warmup: 5000 },
   worker: { n: 2000, warmup: 200 },
   spawn: { n: 30, warmup: 3 },
   throughputFast: 10_000,

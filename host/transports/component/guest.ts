@@ -147,9 +147,14 @@ function viaGlue(handle: Handle, request: WitHookRequest): DirectOutcome {
   return { type: 'abi', violation: 'discriminant', message: 'the glue returned something that is not a decision' };
 }
 
-/** The tenant of a request: who may see what its call leaves behind. */
-function tenantOf(request: WitHookRequest): string {
-  return `${request.workspace}\u0000${request.agentId}`;
+/**
+ * A request's tenant — who may see what its call leaves behind — is its (`workspace`, `agentId`),
+ * kept and compared field by field (no key string made per call, and not the request, which may hold
+ * megabytes of input).
+ */
+interface Tenant {
+  readonly workspace: string;
+  readonly agentId: string;
 }
 
 /**
@@ -171,7 +176,8 @@ export class GuestInstance {
   readonly #names = new Map<WasmModule, string>();
   #live: Live | undefined;
   /** Tenant of the last call the live instance served (undefined: it is fresh). */
-  #tenant: string | undefined;
+  #workspace: string | undefined;
+  #agentId: string | undefined;
   #served = false;
   /** Call through jco's glue from now on: the component has no direct plan, or proved not to fit it. */
   #glueOnly = false;
@@ -242,7 +248,8 @@ export class GuestInstance {
         snapshot: spec.state === 'shared' ? undefined : new StateSnapshot(instances),
       };
       this.#live = live;
-      this.#tenant = undefined;
+      this.#workspace = undefined;
+    this.#agentId = undefined;
       this.#served = false;
       return live;
     } catch (error) {
@@ -258,10 +265,10 @@ export class GuestInstance {
   }
 
   /** An instance for a call from `tenant`: the live one (reset if the state policy says so) or a fresh one. */
-  #ready(tenant: string, deadline: number): Live {
+  #ready(tenant: Tenant, deadline: number): Live {
     const live = this.#live;
     if (live !== undefined) {
-      const reset = this.#served && (this.#spec.state === 'per_call' || (this.#spec.state === 'per_tenant' && this.#tenant !== tenant));
+      const reset = this.#served && (this.#spec.state === 'per_call' || (this.#spec.state === 'per_tenant' && (this.#workspace !== tenant.workspace || this.#agentId !== tenant.agentId)));
       if (!reset) return live;
       if (live.snapshot?.restore() === true) {
         this.#served = false;
@@ -288,7 +295,8 @@ export class GuestInstance {
 
   #call(request: WitHookRequest, deadline: number): CallOutcome {
     const limits = this.#spec.limits;
-    const tenant = tenantOf(request);
+    // The request itself stands for its tenant: only its workspace and agentId are ever read.
+    const tenant: Tenant = request;
     let live: Live;
     try {
       live = this.#ready(tenant, deadline);
@@ -296,7 +304,8 @@ export class GuestInstance {
       const failed = error instanceof InstantiationFailed ? error : new InstantiationFailed('error', describe(error));
       return this.#instantiationOutcome(failed);
     }
-    this.#tenant = tenant;
+    this.#workspace = tenant.workspace;
+    this.#agentId = tenant.agentId;
     this.#served = true;
     const { meter, sandbox } = live;
     sandbox.takeLogs(); // whatever the guest wrote outside a call is not this call's
@@ -396,7 +405,8 @@ export class GuestInstance {
   #discard(): void {
     this.#live?.sandbox.dispose();
     this.#live = undefined;
-    this.#tenant = undefined;
+    this.#workspace = undefined;
+    this.#agentId = undefined;
     this.#served = false;
   }
 }

@@ -138,8 +138,11 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
       timeoutMs,
       graceMs: WORKER_GRACE_MS,
       startupTimeoutMs: STARTUP_TIMEOUT_MS,
-      // The glue lifts guest strings into the worker's JS heap: room for a few copies of a full memory.
-      heapMb: 128 + 4 * memoryMb,
+      // The glue lifts guest strings into the worker's JS heap, and a reply is serialised and copied:
+      // room for a few copies of a full memory and of the largest answer. V8 enforces a worker's heap
+      // limit at garbage collection; one allocation larger than what is left ends the whole process
+      // (FatalProcessOutOfMemory), so no allocation a guest can cause may come near the limit.
+      heapMb: 128 + 4 * memoryMb + 4 * Math.ceil(maxOutputBytes / (1024 * 1024)),
     });
   }
 

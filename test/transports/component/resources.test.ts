@@ -40,6 +40,24 @@ for (const isolation of ['metered', 'worker'] as const satisfies readonly Compon
       expect((await timed(t, 'keep')).result).toEqual({ ok: true, response: { decision: 'allow' } });
     });
 
+    it('calls that leave files open and then trap, or run into their deadline, leave the open-fd count flat too', async () => {
+      const t = componentTransport({ path: await hostileGuest('fd-leak'), cache_dir: TEST_CACHE_DIR, isolation, pool_size: 1, timeout_ms: 50, grants: { read_only_dirs: { '/data': dir } } });
+      transports.push(t);
+      await firstCall(t);
+      expect((await timed(t, 'trap')).result).toMatchObject({ ok: false, failure: { code: 'trap' } });
+      expect((await timed(t, 'hang')).result).toMatchObject({ ok: false, failure: { code: 'timeout' } });
+      // A worker stopped at its deadline may be replaced in the background: let that settle first.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const before = openFds();
+      for (let i = 0; i < 30; i++) {
+        expect((await timed(t, 'trap')).result).toMatchObject({ ok: false, failure: { code: 'trap' } });
+        expect((await timed(t, 'hang')).result).toMatchObject({ ok: false, failure: { code: 'timeout' } });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(openFds()).toBeLessThanOrEqual(before);
+      expect((await timed(t, 'ok')).result).toEqual({ ok: true, response: { decision: 'allow' } });
+    }, 60_000);
+
     it(`a call may hold at most ${MAX_LIVE_RESOURCES} resources: ten million pollables end as memory_limit, and the next call is served`, async () => {
       const t = componentTransport({ path: await hostileGuest('pollable-leak'), cache_dir: TEST_CACHE_DIR, isolation, pool_size: 1, timeout_ms: 5000 });
       transports.push(t);

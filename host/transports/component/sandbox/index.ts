@@ -50,6 +50,9 @@ export interface Sandbox {
   dispose(): void;
 }
 
+/** What a call that wrote nothing took: one frozen object, not a fresh one per call. */
+const NO_LOGS: HookLogs = Object.freeze({});
+
 /**
  * Build the WASI imports for one guest instance, deny by default: no preopened directories, the
  * granted environment only (empty without grants), no arguments, stdin at end of stream, stdout and
@@ -93,8 +96,8 @@ export function createSandbox(config: SandboxConfig, host: SandboxHost = {}): Sa
     takeLogs() {
       const stdout = logs.stdout.take();
       const stderr = logs.stderr.take();
-      // Literals per shape, not spreads: this runs on every call.
-      if (stdout === undefined) return stderr === undefined ? {} : { stderr };
+      // Literals per shape, not spreads: this runs on every call (and most calls write nothing).
+      if (stdout === undefined) return stderr === undefined ? NO_LOGS : { stderr };
       return stderr === undefined ? { stdout } : { stdout, stderr };
     },
     endCall() {
