@@ -38,7 +38,7 @@ export default defineConfig({
           // Vitest's default is one worker fewer than the cores: on a 2-core machine, one file at a
           // time. Most of this suite's time is spent waiting (on subprocesses, worker threads,
           // deadlines), so at least two files run at once.
-          maxWorkers: Math.max(2, availableParallelism()),
+          maxWorkers: Math.max(3, availableParallelism() + 1),
           sequence: { groupOrder: 0 },
         },
       },

@@ -10,6 +10,7 @@
  *   tsx scripts/bench.ts --write-readme  rewrite README.md's block between <!-- bench:start --> and <!-- bench:end -->
  *   tsx scripts/bench.ts --quick       few samples (smoke test); the figures are not worth quoting
  *   tsx scripts/bench.ts --from FILE   render a results file again instead of measuring
+ *   tsx scripts/bench.ts --no-clients  skip the MCP, Claude Code and framework tables (printed beside the result, not in it)
  *
  * The README's performance figures are only ever written by --write-readme from one results file
  * (`npx tsx scripts/bench.ts --from bench/results/latest.json --write-readme`), so they cannot
@@ -167,8 +168,10 @@ async function main(): Promise<void> {
       'write-readme': { type: 'boolean', default: false },
       out: { type: 'string' },
       from: { type: 'string' },
+      'no-clients': { type: 'boolean', default: false },
     },
   });
+  const clientsToo = values.from === undefined && values['no-clients'] !== true;
   const result =
     values.from === undefined
       ? await measureAll(values.quick === true)
@@ -185,7 +188,7 @@ async function main(): Promise<void> {
     progress(`rewrote the generated performance block of ${readme}`);
   }
   // The clients (MCP gateway, Claude Code bridge) report beside the main result, not in its JSON.
-  const clients = values.from === undefined ? `\n${mcpReport(await benchMcp(values.quick === true, progress))}\n${claudeCodeReport(await benchClaudeCode(values.quick === true, progress))}` : '';
+  const clients = clientsToo ? `\n${mcpReport(await benchMcp(values.quick === true, progress))}\n${claudeCodeReport(await benchClaudeCode(values.quick === true, progress))}` : '';
   const human = `${textReport(result)}${values.markdown === true ? `\n${markdownReport(result)}` : ''}${clients}`;
   if (values.json === true) {
     process.stderr.write(human);
@@ -194,7 +197,7 @@ async function main(): Promise<void> {
     process.stdout.write(human);
   }
   // The framework wrappers' own table (scripts/bench/frameworks.ts), beside the JSON result when saved.
-  if (values.from === undefined) {
+  if (clientsToo) {
     const frameworks = await benchFrameworks(values.quick === true);
     (values.json === true ? process.stderr : process.stdout).write(`\n${frameworksReport(frameworks)}`);
     if (values.out !== undefined) await writeFile(join(dirname(resolve(values.out)), 'frameworks.json'), `${JSON.stringify(frameworks, null, 2)}\n`);

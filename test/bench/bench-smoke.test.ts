@@ -1,7 +1,8 @@
 /**
  * Smoke test of the benchmark harness: `tsx scripts/bench.ts --quick --json` runs every case end to
  * end (real guests, real workers, real processes) and prints a result with every section, every
- * figure a finite number. No threshold on any value: performance is never asserted in tests.
+ * figure a finite number. (The client and framework tables printed beside the result have smoke
+ * tests of their own: bench-frameworks.test.ts and the MCP/Claude Code suites.) No threshold on any value: performance is never asserted in tests.
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -31,7 +32,7 @@ beforeAll(async () => {
   for (const g of GUESTS) byLang.set(g.lang, [...(byLang.get(g.lang) ?? []), g.path]);
   for (const [lang, outputs] of byLang) await ensureGuestsBuilt(lang, outputs);
   // As `npm run bench` starts it: the library from dist/ when it is fresh (`npm test` builds it first).
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', '--import', join(ROOT, 'scripts', 'bench', 'use-dist.mjs'), join(ROOT, 'scripts', 'bench.ts'), '--quick', '--json'], {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', '--import', join(ROOT, 'scripts', 'bench', 'use-dist.mjs'), join(ROOT, 'scripts', 'bench.ts'), '--quick', '--json', '--no-clients'], {
     cwd: ROOT,
     maxBuffer: 16 * 1024 * 1024,
     timeout: 420_000,

@@ -64,7 +64,7 @@ export interface ComponentOptions {
  * - `metered`: the guest runs on the caller's thread. No thread hop: a warm call costs about what the
  *   bare in-thread call does. A runaway holds the caller's thread until its deadline (and a few ms).
  * - `worker`: each instance in a worker thread: the caller is answered `timeout` exactly at the
- *   deadline and its thread is never held, at the price of a thread round trip (~50–100 µs) per call.
+ *   deadline and its thread is never held, at the price of a thread round trip per call (see the README's Performance section).
  *
  * Everything else — the deny-by-default sandbox, the meter and its deadline, memory caps, trap
  * handling, state resets, failure codes — is the same in both.
@@ -85,22 +85,18 @@ export interface ComponentGrants {
  * Defaults of {@link ComponentOptions}.
  *
  * `isolation: 'metered'` — chosen from measurements on the development machine (Node 20, 2 shared
- * cores; warm call, median, each mode in its own process, best of three runs): a metered call costs
- * 1.4–2× the bare unguarded in-thread call of the same component (WAT 11 µs vs 7 µs, C 11 vs 6,
- * JS/QuickJS 27 vs 16, JS/SpiderMonkey 70 vs 42), while worker isolation adds a thread round trip to
- * every call (WAT 92–110 µs, C 92, QuickJS 106, SpiderMonkey 130): metered is 8–10× faster for small
- * guests and ~2× for the 12 MB SpiderMonkey one, whose own work dominates. Its single thread also
- * serves 80,000–110,000 calls/s of the C guard with 1 or 8 concurrent callers, against 7,500–17,000
- * with 1 worker and 15,000–21,000 with 2 (8 callers) in worker isolation. The price: a runaway guest
- * holds the caller's thread until its deadline (plus the meter's few ms) where a worker's caller is
- * answered at the deadline — choose `worker` for guests you expect to misbehave, or whose cost per
- * call dwarfs a thread hop.
+ * cores; `npm run bench`, generated into the README's Performance section): a metered call of a small
+ * guest through the runner costs about 1.5× the JSON floor — a few µs — and is answered without a
+ * promise, while worker isolation adds a thread round trip to every call (tens of µs on this machine,
+ * most of it waking the threads). The price: a runaway guest holds the caller's thread until its
+ * deadline (plus the meter's few ms) where a worker's caller is answered at the deadline — choose
+ * `worker` for guests you expect to misbehave, or whose cost per call dwarfs a thread hop.
  *
  * `state: 'per_tenant'` — no state crosses tenants unless asked for, and a runtime serving one agent
  * never pays for a reset.
  *
- * `pool_size: 2` — worker isolation on the same machine, 8 concurrent callers: 9,000–17,000 calls/s
- * from 1 worker, 15,000–21,000 from 2, 5,500–9,000 from 4 (more threads than cores).
+ * `pool_size: 2` — worker isolation on the same machine, 8 concurrent callers: more calls/s from 2
+ * workers than from 1, fewer from 4 (more threads than cores).
  */
 export const COMPONENT_DEFAULTS = {
   timeout_ms: 1000,
