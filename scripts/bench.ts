@@ -68,7 +68,7 @@ const QUICK: Plan = {
   callers: 8,
   throughputWarmupMs: 300,
   coldRepeats: 1,
-  coldGuests: ['wat', 'js-quickjs'],
+  coldGuests: ['wat'],
 };
 
 /** How bench processes start: tsx for the scripts, and the library from dist/ when it is fresh (bench/use-dist.mjs). */
