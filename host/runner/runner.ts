@@ -332,6 +332,9 @@ export class HookRunner {
     }
     const context = contextOf(name, options.signal, deadline, view.text);
     const transport = hook.definition.transport;
+    const closed = (): unknown => ({ ok: false, failure: { code: 'timeout', message: `the runner was closed while the call was in flight (hook "${name}")` } });
+    // A chain still running when close() was called starts no further hook (its transport is closed).
+    if (this.#closed) return this.#judge(hook, closed(), 0, event, chain, context, budgetNote);
     const started = performance.now();
     let result: unknown;
     try {
@@ -343,7 +346,7 @@ export class HookRunner {
     const pending = result;
     // close() settles a pending call at once, as the hook's timeout would (its transport is being closed).
     return this.#pending
-      .run(pending, () => ({ ok: false, failure: { code: 'timeout', message: `the runner was closed while the call was in flight (hook "${name}")` } }))
+      .run(pending, closed)
       .then(
         (answer) => this.#judge(hook, answer, elapsedMs(started), event, chain, context, budgetNote),
         (error: unknown) => this.#judge(hook, thrown(transport.kind, error), elapsedMs(started), event, chain, context, budgetNote),
