@@ -7,9 +7,11 @@ import { firstCall, timed } from './runaways.js';
 const MEMORY_MB = 64;
 /**
  * The documented bound (README): the host's RSS grows by at most this many times memory_mb while
- * bombs run — the capped instance, the one being discarded (freed when V8 collects it), and slack.
+ * bombs run — the capped instance, the ones discarded but not yet collected (V8 frees an instance's
+ * memory when it collects its objects: measured up to 3.9× memory_mb after four bombs in a row in
+ * worker isolation, 2× metered; scripts/bench/limits.ts), and slack.
  */
-const RSS_MULTIPLE = 4;
+const RSS_MULTIPLE = 6;
 
 for (const isolation of ['metered', 'worker'] as const satisfies readonly ComponentIsolation[]) {
   describe(`${isolation} isolation: memory_mb caps the component, not each core module`, () => {
