@@ -288,11 +288,6 @@ export class GuestInstance {
     return this.#call(request, started + Math.min(limits.timeoutMs, timeoutMs ?? Infinity));
   }
 
-  /** Whether calls go through the direct caller (else jco's glue): for diagnostics and tests. */
-  get callsDirectly(): boolean {
-    return this.#live?.direct !== undefined && this.#live.direct.usable;
-  }
-
   #call(request: WitHookRequest, deadline: number): CallOutcome {
     const limits = this.#spec.limits;
     // The request itself stands for its tenant: only its workspace and agentId are ever read.

@@ -32,12 +32,11 @@
  * event loop does not run), the caller from the pool's message listener. Every call, large or not,
  * goes through the mailbox's states, so the two sides never disagree on whose turn it is.
  *
- * Not wired in yet. In the pool (pool.ts), per worker: `createMailboxBuffer()` in its init message,
- * a {@link CallerMailbox} on the slot; `#run` posts with `post` (or `postMessage` + `postSpilled`)
- * and awaits `waitReply(id, timeoutMs)` — `'timeout'` → stop and replace the worker as today,
- * `'spilled'` → the reply comes by the message listener. In the worker entry, after `ready`: a loop
- * of `take()` (`'spilled'` → `receiveMessageOnPort`), `guest.call`, `reply` (false → `postMessage`
- * + `replySpilled`), and a restart after a discarding call, as today.
+ * Where it is used: the pool (pool.ts) makes one buffer per worker, sent in its init message, and
+ * keeps a {@link CallerMailbox} on the slot — `#run` posts (or `postMessage` + `postSpilled`) and
+ * `#awaitReply` waits for the deadline, then the grace period, before the worker is replaced; the
+ * worker entry (worker/entry.ts), once ready, loops on `take()` (`'spilled'` → `receiveMessageOnPort`),
+ * `guest.call`, `reply` (false → `postMessage` + `replySpilled`).
  */
 import type { WitHookRequest } from '../../../codec/wit.js';
 import { fastWitHookRequest, parseWorkerToHost } from '../fast/messages.js';
