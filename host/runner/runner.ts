@@ -342,8 +342,10 @@ export class HookRunner {
     } catch (error) {
       result = thrown(transport.kind, error);
     }
-    if (!isThenable(result)) return this.#judge(hook, result, elapsedMs(started), event, chain, context, budgetNote);
-    const pending = result;
+    const promised = thenableOf(result);
+    if ('error' in promised) return this.#judge(hook, thrown(transport.kind, promised.error), elapsedMs(started), event, chain, context, budgetNote);
+    const pending = promised.thenable;
+    if (pending === undefined) return this.#judge(hook, result, elapsedMs(started), event, chain, context, budgetNote);
     // close() settles a pending call at once, as the hook's timeout would (its transport is being closed).
     return this.#pending
       .run(pending, closed)
@@ -448,8 +450,14 @@ function elapsedMs(started: number): number {
   return Math.round((performance.now() - started) * 1000) / 1000;
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+/** A promise-like answer; reading `then` may throw (a hostile or broken transport): that is answered `error`. */
+function thenableOf(value: unknown): { readonly thenable: PromiseLike<unknown> | undefined } | { readonly error: unknown } {
+  if (typeof value !== 'object' || value === null) return { thenable: undefined };
+  try {
+    return { thenable: typeof (value as { then?: unknown }).then === 'function' ? (value as PromiseLike<unknown>) : undefined };
+  } catch (error) {
+    return { error };
+  }
 }
 
 /**

@@ -9,6 +9,7 @@ import { WitDecision, WitHookRequest } from '../../host/codec/wit.js';
 import { HookCall } from '../../host/contract/call.js';
 import { fastHookCall, fastHookResponse, isPlainJson, parseHookCall, parseHookResponse } from '../../host/contract/fast/index.js';
 import { JsonValue } from '../../host/contract/json.js';
+import { JSON_LIMITS } from '../../host/contract/limits.js';
 import { HookResponse } from '../../host/contract/response.js';
 import {
   fastInvokeMessage,
@@ -340,6 +341,23 @@ describe('hand-picked cases', () => {
   ])('%s is left to zod', (_what, value) => {
     expect(fastHookCall(value)).toBeUndefined();
   });
+  it('values near JSON_LIMITS.max_length: the fast path takes only what surely fits, zod counts the rest exactly', () => {
+    const limit = JSON_LIMITS.max_length;
+    // Surely within: even at six characters per character it fits.
+    const small = { ...call, input: 'a'.repeat(Math.floor(limit / 6) - 10) };
+    expect(fastHookCall(small)).toBeDefined();
+    // Within, but only an exact count knows: left to zod, which accepts.
+    const near = { ...call, input: 'a'.repeat(Math.floor(limit / 2)) };
+    expect(fastHookCall(near)).toBeUndefined();
+    expect(parseHookCall(near).success).toBe(true);
+    // Past the limit: zod refuses, and the fast path never accepted it.
+    const over = { ...call, input: 'a'.repeat(limit) };
+    expect(fastHookCall(over)).toBeUndefined();
+    expect(parseHookCall(over).success).toBe(false);
+    expect(fastHookResponse({ decision: 'replace', output: 'b'.repeat(limit) })).toBeUndefined();
+    expect(parseHookResponse({ decision: 'replace', output: 'b'.repeat(limit) }).success).toBe(false);
+  });
+
   it('a blank deny reason, a modify with reason: undefined and an allow with extras', () => {
     expect(fastHookResponse({ decision: 'deny', reason: ' \n' })).toBeUndefined();
     expect(HookResponse.safeParse({ decision: 'deny', reason: ' \n' }).success).toBe(false);

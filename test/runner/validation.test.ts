@@ -149,6 +149,17 @@ describe('the trail only ever holds contract values', () => {
     expect(JSON.parse(JSON.stringify(outcome))).toEqual(outcome);
   });
 
+  it.each([
+    ['answers a result whose `then` getter throws', () => ({ get then(): never { throw new Error('no'); } })],
+    ['answers a thenable whose `then` throws', () => ({ then: () => { throw new Error('no'); } })],
+    ['answers a promise that rejects', () => Promise.reject(new Error('no'))],
+    ['answers nothing, synchronously', () => undefined],
+  ])('a transport that %s fails internal_error, synchronously or not, and the chain fails closed', async (_what, invoke) => {
+    const runner = new HookRunner([{ name: 't', event: 'pre_tool_use', transport: { kind: 'x', invoke: invoke as never } }]);
+    const outcome = await runner.run({ ...base, input: {} });
+    expect(outcome).toMatchObject({ decision: 'deny', trail: [{ failure: { code: 'internal_error' } }] });
+  });
+
   it('a transport that throws something odd fails internal_error and the chain fails closed', async () => {
     const odd = Object.create(null) as object;
     const runner = new HookRunner([{ name: 't', event: 'pre_tool_use', transport: { kind: 'x', invoke: () => { throw odd; } } }]);
