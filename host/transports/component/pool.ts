@@ -45,6 +45,12 @@ interface Slot {
   everReady: boolean;
   job?: Job | undefined;
   startTimer?: NodeJS.Timeout | undefined;
+  /**
+   * A spilled reply: the worker posts it, then hands the mailbox's turn back. The two reach this
+   * thread in either order, and the reply may only be taken once the mailbox is the caller's again
+   * (else the next call would find the mailbox still busy): whichever comes first waits here.
+   */
+  spilled?: { readonly reply: (GuestReply & { readonly id: number }) | undefined; readonly turnBack: boolean } | undefined;
 }
 
 /**
@@ -188,9 +194,23 @@ export class WorkerPool implements GuestRunner {
         this.#failStart(slot, message.message);
         return;
       default:
-        // A reply too large for the mailbox (it said "spilled"): the same as one through it.
-        this.#replied(slot, message);
+        // A reply too large for the mailbox: taken once the mailbox has said "spilled" too.
+        if (slot.spilled?.turnBack === true) {
+          slot.spilled = undefined;
+          this.#replied(slot, message);
+        } else slot.spilled = { reply: message, turnBack: false };
     }
+  }
+
+  /** The mailbox said the reply was spilled (its turn is back with this thread): take the reply if it is here. */
+  #turnBack(slot: Slot): void {
+    const reply = slot.spilled?.reply;
+    if (reply === undefined) {
+      slot.spilled = { reply: undefined, turnBack: true };
+      return;
+    }
+    slot.spilled = undefined;
+    this.#replied(slot, reply);
   }
 
   /** A worker answered its call (through the mailbox or, spilled, by message). */
@@ -217,7 +237,11 @@ export class WorkerPool implements GuestRunner {
   async #awaitReply(slot: Slot, job: Job): Promise<void> {
     try {
       const reply = await slot.mailbox.waitReply(job.id, this.#options.timeoutMs);
-      if (slot.state === 'stopped' || reply === 'spilled') return;
+      if (slot.state === 'stopped') return;
+      if (reply === 'spilled') {
+        this.#turnBack(slot);
+        return;
+      }
       if (reply !== 'timeout') {
         this.#replied(slot, reply);
         return;
@@ -229,7 +253,11 @@ export class WorkerPool implements GuestRunner {
       slot.state = 'draining';
       this.#dispatch();
       const late = await slot.mailbox.waitReply(job.id, this.#options.graceMs);
-      if (slot.state !== 'draining' || late === 'spilled') return;
+      if (slot.state !== 'draining') return;
+      if (late === 'spilled') {
+        this.#turnBack(slot);
+        return;
+      }
       if (late !== 'timeout') {
         this.#replied(slot, late);
         return;

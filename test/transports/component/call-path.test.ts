@@ -86,3 +86,18 @@ describe('the load says why a component is called through the glue', () => {
     expect(() => componentTransport({ path: join(guestBuildDir('c'), 'guard.wasm'), direct_call: 'yes' as unknown as boolean })).toThrow(expect.objectContaining({ code: 'invalid_options' }));
   });
 });
+
+describe('worker isolation: a request and an answer larger than the mailbox go by postMessage', () => {
+  it('a 1.5 MB output redacted in a worker comes back whole, and the next small call takes the mailbox again', async () => {
+    const transport = componentTransport({ path: join(guestBuildDir('c'), 'redact.wasm'), cache_dir: TEST_CACHE_DIR, isolation: 'worker', pool_size: 1, max_output_bytes: 4 * 1024 * 1024, timeout_ms: 10_000 });
+    transports.push(transport);
+    await transport.load();
+    const runner = new HookRunner([{ name: 'redact', event: 'post_tool_use', transport: { kind: transport.kind, invoke: (r, c) => transport.invoke(r, c) } }]);
+    const filler = 'x'.repeat(1_500_000);
+    const post = (output: string) => ({ event: 'post_tool_use' as const, workspace: '/repo', agent_id: 'a', tool_call_id: 'big', tool_name: 'shell', input: { command: 'cat' }, output, is_error: false });
+    const big = await runner.post(post(`${filler} key=AKIAIOSFODNN7EXAMPLE done`));
+    expect(big).toMatchObject({ decision: 'allow', replaced: true, output: `${filler} key=[REDACTED] done` });
+    const small = await runner.post(post('key=AKIAIOSFODNN7EXAMPLE'));
+    expect(small).toMatchObject({ decision: 'allow', replaced: true, output: 'key=[REDACTED]' });
+  }, 60_000);
+});
