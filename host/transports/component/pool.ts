@@ -230,6 +230,14 @@ export class WorkerPool implements GuestRunner {
     this.#dispatch();
   }
 
+  /** Take what the mailbox says, when the worker answered (true); false when the wait timed out. */
+  #arrived(slot: Slot, reply: Awaited<ReturnType<CallerMailbox['waitReply']>>): boolean {
+    if (reply === 'timeout') return false;
+    if (reply === 'spilled') this.#turnBack(slot);
+    else this.#replied(slot, reply);
+    return true;
+  }
+
   /**
    * Wait for the worker's answer to `job`: at most the deadline, then (the call answered `timeout`)
    * the grace period for the worker to come back by itself, after which it is replaced.
@@ -237,15 +245,7 @@ export class WorkerPool implements GuestRunner {
   async #awaitReply(slot: Slot, job: Job): Promise<void> {
     try {
       const reply = await slot.mailbox.waitReply(job.id, this.#options.timeoutMs);
-      if (slot.state === 'stopped') return;
-      if (reply === 'spilled') {
-        this.#turnBack(slot);
-        return;
-      }
-      if (reply !== 'timeout') {
-        this.#replied(slot, reply);
-        return;
-      }
+      if (slot.state === 'stopped' || this.#arrived(slot, reply)) return;
       // Answer at the deadline. The worker's meter stops the guest just after it; if the worker is not
       // back within the grace period, it is replaced in the background.
       job.settle({ type: 'timeout' });
@@ -253,15 +253,7 @@ export class WorkerPool implements GuestRunner {
       slot.state = 'draining';
       this.#dispatch();
       const late = await slot.mailbox.waitReply(job.id, this.#options.graceMs);
-      if (slot.state !== 'draining') return;
-      if (late === 'spilled') {
-        this.#turnBack(slot);
-        return;
-      }
-      if (late !== 'timeout') {
-        this.#replied(slot, late);
-        return;
-      }
+      if (slot.state !== 'draining' || this.#arrived(slot, late)) return;
       void this.#stop(slot, { type: 'timeout' });
       this.#replenish();
     } catch (error) {
