@@ -1,11 +1,9 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { WitHookRequest } from '../../codec/wit.js';
 import type { GuestReply, GuestRunner } from './guest-runner.js';
 import { parseWorkerToHost } from './fast/messages.js';
 import type { InitMessage } from './messages.js';
+import { sourceWorkerEntry } from './worker/from-source.js';
 import { CallerMailbox, createMailboxBuffer } from './worker/mailbox.js';
 
 
@@ -54,19 +52,13 @@ interface Slot {
 }
 
 /**
- * How the worker entry is started: from dist/ the compiled `.js` sibling. From TypeScript sources
- * (tests, tsx) the `.ts` entry, imported by a small eval bootstrap that first registers tsx's loader in
- * the worker — Node 20 does not apply `--import tsx` from a worker's `execArgv` to its entry. tsx is
- * resolved from this package, not the cwd.
+ * How the worker entry is started: from dist/ the compiled `.js` sibling; from TypeScript sources
+ * (tests, tsx) the `.ts` entry bundled once per process (worker/from-source.ts).
  */
-function workerEntry(): { readonly code: string | URL; readonly evaluate: boolean } {
+function workerEntry(): URL {
   const here = import.meta.url;
-  if (!here.endsWith('.ts')) return { code: new URL('./worker/entry.js', here), evaluate: false };
-  const require = createRequire(here);
-  const tsxApi = pathToFileURL(join(dirname(require.resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
-  const entry = new URL('./worker/entry.ts', here).href;
-  const code = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`;
-  return { code, evaluate: true };
+  if (!here.endsWith('.ts')) return new URL('./worker/entry.js', here);
+  return sourceWorkerEntry(new URL('./worker/entry.ts', here));
 }
 
 /**
@@ -142,9 +134,7 @@ export class WorkerPool implements GuestRunner {
   }
 
   #spawn(): void {
-    const { code, evaluate } = this.#entry;
-    const worker = new Worker(code, {
-      eval: evaluate,
+    const worker = new Worker(this.#entry, {
       execArgv: [],
       // The guest never sees the host's environment; neither does the worker around it.
       env: {},

@@ -38,7 +38,7 @@ function mapped(reply: GuestReply | Promise<GuestReply>, context: ReplyContext):
   return reply instanceof Promise ? reply.then((r) => toInvokeResult(r, context)) : toInvokeResult(reply, context);
 }
 
-/** A worker gets this long to start and instantiate the component (tsx and large guests are slow). */
+/** A worker gets this long to start and instantiate the component (large guests are slow to compile). */
 const STARTUP_TIMEOUT_MS = 30_000;
 
 /**

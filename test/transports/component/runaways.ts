@@ -44,7 +44,7 @@ export async function expectStopped(transport: ComponentTransport, tool: string,
 
 /**
  * A call that must be served, allowed to miss a very short deadline a few times for reasons that are the
- * host's, not the guest's: a worker's first call runs cold code (under tsx in tests), and the call
+ * host's, not the guest's: a worker's first call runs cold code, and the call
  * after a runaway makes a fresh instance while V8 may be collecting the discarded one (a Mark-Compact
  * pause measured at 15–60 ms on a loaded 2-core machine) — either can outlast 20 ms.
  */

@@ -67,7 +67,7 @@ describe('a start function that never returns', () => {
     for (const { isolation, load, elapsed, call } of results) {
       expect(load).toMatchObject({ code: 'load_failed' });
       expect(elapsed).toBeGreaterThanOrEqual(LOAD_INSTANTIATION_MS - 50);
-      // A worker also boots (tsx in tests): a generous margin.
+      // A worker also boots and compiles the component: a generous margin.
       expect(elapsed).toBeLessThan(LOAD_INSTANTIATION_MS + (isolation === 'worker' ? 4000 : 2000));
       expect(call.result).toMatchObject({ ok: false, failure: { code: 'load_failed' } });
       expect(call.ms).toBeLessThan(MARGIN_MS);

@@ -4,7 +4,7 @@
  * its mailbox (worker/mailbox.ts): it blocks in `Atomics.wait` until the host posts a request, calls
  * `handle` and writes the reply back. A request or reply too large for the mailbox goes by message,
  * the mailbox still keeping the turns. The host also terminates it if a call outlives its deadline
- * by more than a grace period. Started from TypeScript under tsx in development, from dist/ when built.
+ * by more than a grace period. Started from dist/ when built, from a bundle of these sources in development (from-source.ts).
  */
 import { parentPort, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import type { WitHookRequest } from '../../../codec/wit.js';
