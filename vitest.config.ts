@@ -27,6 +27,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // dist/ rebuilt first when stale: the CLI tests run it (test/setup/library.ts).
+    globalSetup: ['test/setup/library.ts'],
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     projects: [
       {

@@ -12,10 +12,11 @@
  * authoring kit; skipped when their stamps are fresh). Build progress goes to stderr.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { libraryIsFresh } from './build.mjs';
 import { buildGuests } from './guests/build.js';
 import { GUEST_GROUPS, GUESTS, type Guest } from './guests/catalog.js';
 
@@ -27,30 +28,20 @@ const CALLS = 'examples/demo/calls.jsonl';
 const { values } = parseArgs({ options: { json: { type: 'boolean', default: false } } });
 const json = values.json === true;
 
-/** Newest modification time of the library's sources. */
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-  }
-  return newest;
-}
-
-function npmRunBuild(): Promise<number> {
+function buildLibrary(): Promise<number> {
   return new Promise((done, reject) => {
     // Its output is progress: stderr, so `--json` keeps stdout for the outcome lines.
-    const child = spawn('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', process.stderr, 'inherit'] });
+    const child = spawn(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: ['ignore', process.stderr, 'inherit'] });
     child.on('error', reject);
     child.on('close', (code) => done(code ?? 1));
   });
 }
 
-/** Build the library when it is missing or older than a source (`npm install` leaves it fresh). */
+/** Build the library unless it was built from the sources as they are (`npm install` leaves it fresh). */
 async function ensureLibrary(): Promise<void> {
-  const built = join(ROOT, CLI);
-  if (existsSync(built) && statSync(built).mtimeMs >= newestSource(join(ROOT, 'host'))) return;
+  if (libraryIsFresh()) return;
   process.stderr.write('demo: building the library (npm run build)\n');
-  const code = await npmRunBuild();
+  const code = await buildLibrary();
   if (code !== 0) process.exit(code);
 }
 

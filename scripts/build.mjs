@@ -1,0 +1,81 @@
+/**
+ * `npm run build [-- --force]`: dist/ from host/ (tsc), the generated WIT types copied beside it, and
+ * the bundled `claude-code` entry (scripts/bundle-claude-code.mjs).
+ *
+ * It is skipped when dist/ was built from exactly these inputs — the hash of their contents is kept in
+ * dist/.build-stamp, written last, so a build that failed half-way is never taken for a fresh one. The
+ * `prepare` script builds at `npm install`, and `npm test`, `npm run bench`, the demo and the vitest
+ * suite all build first: only the first of them should pay for it. `--force` rebuilds anyway.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = join(ROOT, 'dist');
+const STAMP = join(DIST, '.build-stamp');
+
+/** Everything dist/ is made from: the sources, the compiler settings, the build scripts, the locked dependencies (bundled into the claude-code entry). */
+const INPUTS = ['host', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs', 'scripts/bundle-claude-code.mjs', 'package-lock.json'];
+
+/** Files under `path` (or `path` itself), sorted, as paths relative to the repository. */
+function files(path) {
+  const absolute = join(ROOT, path);
+  try {
+    return readdirSync(absolute, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)))
+      .sort();
+  } catch (error) {
+    if (error.code === 'ENOTDIR') return [path];
+    throw error;
+  }
+}
+
+/** The hash of every input's path and contents. */
+export function inputsHash() {
+  const hash = createHash('sha256');
+  for (const file of INPUTS.flatMap(files)) hash.update(`${file}\0`).update(readFileSync(join(ROOT, file))).update('\0');
+  return hash.digest('hex');
+}
+
+/** dist/ was built from the inputs as they are now. */
+export function libraryIsFresh() {
+  try {
+    return readFileSync(STAMP, 'utf8').trim() === inputsHash();
+  } catch {
+    return false;
+  }
+}
+
+/** Run a step of the build; a failing step ends the build with its exit code. */
+function step(command, args) {
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' });
+  if (result.error !== undefined) throw result.error;
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+/** Build dist/ from scratch (stale files of deleted sources do not survive) and stamp it. */
+export function buildLibrary() {
+  const hash = inputsHash();
+  rmSync(DIST, { recursive: true, force: true });
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  step(process.execPath, [tsc, '-p', 'tsconfig.build.json']);
+  cpSync(join(ROOT, 'host/transports/component/generated'), join(DIST, 'transports/component/generated'), { recursive: true });
+  step(process.execPath, [join(ROOT, 'scripts/bundle-claude-code.mjs')]);
+  writeFileSync(STAMP, `${hash}\n`);
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const args = process.argv.slice(2);
+  const unknown = args.filter((arg) => arg !== '--force');
+  if (unknown.length > 0) {
+    process.stderr.write(`build: unknown argument ${unknown.map((a) => JSON.stringify(a)).join(', ')} (usage: npm run build [-- --force])\n`);
+    process.exit(2);
+  }
+  if (args.includes('--force') || !libraryIsFresh()) buildLibrary();
+  else process.stderr.write('build: dist/ is up to date with its sources (npm run build -- --force rebuilds it)\n');
+}
