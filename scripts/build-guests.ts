@@ -67,13 +67,20 @@ function childChain(groups: readonly GuestGroup[]): Promise<void> {
   });
 }
 
+/** An error as `Name (code): message`: the kit's errors say which failure it is by name and code. */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return `${error.name}${typeof code === 'string' ? ` (${code})` : ''}: ${error.message}`;
+}
+
 const started = Date.now();
 const first = wanted.filter((g) => !SECOND_CHAIN.includes(g));
 const second = wanted.filter((g) => SECOND_CHAIN.includes(g));
 const results = await Promise.allSettled([chain(first), first.length > 0 && second.length > 0 ? childChain(second) : chain(second)]);
 const failed = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
 if (failed.length > 0) {
-  for (const error of failed) process.stderr.write(`build-guests: ${error instanceof Error ? error.message : String(error)}\n`);
+  for (const error of failed) process.stderr.write(`build-guests: ${describe(error)}\n`);
   process.exit(1);
 }
 if (wanted.length > 1 && process.env[CHILD_ENV] === undefined) process.stderr.write(`build-guests: done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
