@@ -11,6 +11,7 @@
  *   tsx scripts/bench.ts --quick       few samples (smoke test); the figures are not worth quoting
  *   tsx scripts/bench.ts --from FILE   render a results file again instead of measuring
  *   tsx scripts/bench.ts --no-clients  skip the MCP, Claude Code and framework tables (printed beside the result, not in it)
+ *   tsx scripts/bench.ts --cache-dir D the transpile cache of the component cases (default .cache/bench)
  *
  * The README's performance figures are only ever written by --write-readme from one results file
  * (`npx tsx scripts/bench.ts --from bench/results/latest.json --write-readme`), so they cannot
@@ -79,40 +80,43 @@ function benchLibrary(): 'dist' | 'sources' {
   return process.env['BASIS_BENCH_LIBRARY'] === 'dist' ? 'dist' : 'sources';
 }
 
-/** The transpile cache of the warm cases: gitignored, kept between runs so only the first run transpiles. */
-const CACHE_DIR = join(ROOT, '.cache', 'bench');
+/**
+ * The transpile cache of the warm cases: gitignored, kept between runs so only the first run transpiles.
+ * `--cache-dir` names another (the smoke test shares the suite's: entries are keyed by content).
+ */
+const DEFAULT_CACHE_DIR = join(ROOT, '.cache', 'bench');
 
 /**
  * The building blocks (scripts/bench/micro/), in a fresh process: instances of a component made by
  * the other cases would change their one-instance figures.
  */
-async function measureBlocks(quick: boolean): Promise<Block[]> {
+async function measureBlocks(quick: boolean, cacheDir: string): Promise<Block[]> {
   progress('building blocks (a fresh process: scripts/bench/micro/run.ts)');
-  const { stdout } = await promisify(execFile)(process.execPath, [...BENCH_IMPORTS, join(ROOT, 'scripts/bench/micro/run.ts'), '--json', ...(quick ? ['--quick'] : [])], {
+  const { stdout } = await promisify(execFile)(process.execPath, [...BENCH_IMPORTS, join(ROOT, 'scripts/bench/micro/run.ts'), '--json', '--cache-dir', cacheDir, ...(quick ? ['--quick'] : [])], {
     cwd: ROOT,
     maxBuffer: 16 * 1024 * 1024,
   });
   return BlockSchema.array().parse(JSON.parse(stdout));
 }
 
-async function measureAll(quick: boolean): Promise<BenchResult> {
+async function measureAll(quick: boolean, cacheDir: string): Promise<BenchResult> {
   const plan = quick ? QUICK : FULL;
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const loadStart = loadavg();
   const metered: RunState = { supported: undefined, notes: [] };
 
-  const blocks = await measureBlocks(quick);
+  const blocks = await measureBlocks(quick, cacheDir);
   const baselines = await benchBaselines(plan);
   const interceptor = await benchInterceptor(plan);
-  const peer = await benchPeer(plan, CACHE_DIR, metered);
-  const components = await benchComponents(plan, CACHE_DIR, metered);
-  const chain = await benchChain(plan, CACHE_DIR, metered);
-  const concurrency = await benchConcurrency(plan, CACHE_DIR, metered);
+  const peer = await benchPeer(plan, cacheDir, metered);
+  const components = await benchComponents(plan, cacheDir, metered);
+  const chain = await benchChain(plan, cacheDir, metered);
+  const concurrency = await benchConcurrency(plan, cacheDir, metered);
   const subprocess = await benchSubprocess(plan);
 
   const library = await coldLibrary();
-  if (library === 'sources') metered.notes.push('cold start measured from the TypeScript sources (dist/ missing or older than host/): a worker then starts through tsx, adding a few hundred ms');
+  if (library === 'sources') metered.notes.push('cold start measured from the TypeScript sources (dist/ missing or not built from host/ as it is): the host is compiled by tsx and a worker entry bundled first, adding a few hundred ms');
   const cold: BenchResult['cold_start'] = [];
   for (const id of plan.coldGuests) {
     const guest = guestById(id);
@@ -169,12 +173,13 @@ async function main(): Promise<void> {
       out: { type: 'string' },
       from: { type: 'string' },
       'no-clients': { type: 'boolean', default: false },
+      'cache-dir': { type: 'string' },
     },
   });
   const clientsToo = values.from === undefined && values['no-clients'] !== true;
   const result =
     values.from === undefined
-      ? await measureAll(values.quick === true)
+      ? await measureAll(values.quick === true, values['cache-dir'] === undefined ? DEFAULT_CACHE_DIR : resolve(values['cache-dir']))
       : BenchResultSchema.parse(JSON.parse(await readFile(resolve(values.from), 'utf8')));
   if (values.out !== undefined) {
     const out = resolve(values.out);

@@ -4,33 +4,22 @@
  * is a child process running cold-child.ts.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { libraryIsFresh } from '../build.mjs';
 import { ROOT } from './guests.js';
 import { ColdSampleSchema, type ColdSample } from './result.js';
 
 const CHILD = join(ROOT, 'scripts', 'bench', 'cold-child.ts');
 
 /**
- * Which build of the library the children import: `dist` (what users run: the worker entry is plain
- * JavaScript) when it is at least as new as every host source, else the sources through tsx (whose
- * worker bootstrap registers tsx first, adding a few hundred ms to a worker's start).
+ * Which build of the library the children import: `dist` (what users run) when it was built from the
+ * sources as they are (scripts/build.mjs), else the sources through tsx (whose worker entry is bundled
+ * on first use, adding a few hundred ms to a worker's start).
  */
 export async function coldLibrary(): Promise<'dist' | 'sources'> {
-  const dist = await stat(join(ROOT, 'dist', 'index.js')).catch(() => undefined);
-  if (dist === undefined) return 'sources';
-  return (await newestMtime(join(ROOT, 'host'))) <= dist.mtimeMs ? 'dist' : 'sources';
-}
-
-async function newestMtime(dir: string): Promise<number> {
-  let newest = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, await newestMtime(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, (await stat(path)).mtimeMs);
-  }
-  return newest;
+  return libraryIsFresh() ? 'dist' : 'sources';
 }
 
 function runChild(path: string, cacheDir: string, isolation: string, library: 'dist' | 'sources'): Promise<ColdSample> {

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GUESTS } from '../../scripts/bench/guests.js';
 import { BenchResultSchema, type BenchResult } from '../../scripts/bench/result.js';
 import { README_END, README_START, markdownReport, replaceReadmeBlock } from '../../scripts/bench/report.js';
-import { ROOT, ensureGuestsBuilt } from '../helpers/guests.js';
+import { ROOT, TEST_CACHE_DIR, ensureGuestsBuilt } from '../helpers/guests.js';
 
 const run = promisify(execFile);
 
@@ -32,7 +32,8 @@ beforeAll(async () => {
   for (const g of GUESTS) byLang.set(g.lang, [...(byLang.get(g.lang) ?? []), g.path]);
   for (const [lang, outputs] of byLang) await ensureGuestsBuilt(lang, outputs);
   // As `npm run bench` starts it: the library from dist/ when it is fresh (`npm test` builds it first).
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', '--import', join(ROOT, 'scripts', 'bench', 'use-dist.mjs'), join(ROOT, 'scripts', 'bench.ts'), '--quick', '--json', '--no-clients'], {
+  // The suite's transpile cache (entries are keyed by content): the guests are compiled once per run.
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', '--import', join(ROOT, 'scripts', 'bench', 'use-dist.mjs'), join(ROOT, 'scripts', 'bench.ts'), '--quick', '--json', '--no-clients', '--cache-dir', TEST_CACHE_DIR], {
     cwd: ROOT,
     maxBuffer: 16 * 1024 * 1024,
     timeout: 420_000,

@@ -1,12 +1,12 @@
 /**
  * The building blocks of the hot path, each measured interleaved with the path it replaces:
  *
- *   tsx scripts/bench/micro/run.ts [--quick] [--json]
+ *   tsx scripts/bench/micro/run.ts [--quick] [--json] [--cache-dir <dir>]
  *
  * `npm run bench` runs this in a fresh child process first (see scripts/bench.ts), so instances made
  * by the other cases cannot change the one-instance figures.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from '../guests.js';
 import type { Block } from '../result.js';
@@ -38,8 +38,9 @@ function text(blocks: readonly Block[]): string {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });
-  const blocks = await runBlocks(values.quick === true ? MICRO_QUICK : MICRO_FULL, join(ROOT, '.cache', 'bench'), (m) => process.stderr.write(`[bench] ${m}\n`));
+  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, 'cache-dir': { type: 'string' } } });
+  const cacheDir = values['cache-dir'] === undefined ? join(ROOT, '.cache', 'bench') : resolve(values['cache-dir']);
+  const blocks = await runBlocks(values.quick === true ? MICRO_QUICK : MICRO_FULL, cacheDir, (m) => process.stderr.write(`[bench] ${m}\n`));
   process.stdout.write(values.json === true ? `${JSON.stringify(blocks)}\n` : text(blocks));
 }
 
