@@ -108,6 +108,7 @@ function watGuests(): Guest[] {
     ...['memory-bomb', 'deep-recursion', 'err', 'wrong-event', 'counter'].map((g) => wat(g, `misbehaviour/${g}.wat`)),
     wat('wasi-probe', 'misbehaviour/wasi-probe.wat', 'wasi-probe'),
     wat('stdio', 'misbehaviour/stdio.wat', 'stdio'),
+    wat('stdin-exit', 'misbehaviour/stdin-exit.wat', 'stdin-exit'),
     wat('sockets-import', 'misbehaviour/sockets-import.wat', 'sockets'),
     wat('http-import', 'misbehaviour/http-import.wat', 'http'),
     ...POLICIES.map((p) => wat(p, `policies/${p}.wat`)),

@@ -30,6 +30,7 @@ export const WAT_GUESTS = [
   'counter',
   'wasi-probe',
   'stdio',
+  'stdin-exit',
   'sockets-import',
   'http-import',
   'handler-v2',
