@@ -6,10 +6,15 @@
  * dist/.build-stamp, written last, so a build that failed half-way is never taken for a fresh one. The
  * `prepare` script builds at `npm install`, and `npm test`, `npm run bench`, the demo and the vitest
  * suite all build first: only the first of them should pay for it. `--force` rebuilds anyway.
+ *
+ * The package ships this script, because `prepare` runs it: npm runs `prepare` for an install from a
+ * tarball or a git checkout once the user approves the package's install scripts. A git checkout has
+ * the sources and builds; an unpacked tarball has no host/ — its dist/ is already built — and this
+ * does nothing there instead of failing the install.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,6 +75,10 @@ export function buildLibrary() {
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  if (!existsSync(join(ROOT, 'host'))) {
+    process.stderr.write('build: no sources here (an installed package ships dist/ built): nothing to do\n');
+    process.exit(0);
+  }
   const args = process.argv.slice(2);
   const unknown = args.filter((arg) => arg !== '--force');
   if (unknown.length > 0) {

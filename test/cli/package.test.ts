@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -45,5 +46,29 @@ describe('the packed package', () => {
       });
     }
     expect(dangling).toEqual([]);
+  });
+
+  it("has no install script that would fail where it is installed: prepare (npm runs it for a tarball or git install once approved) does nothing in the unpacked package", async () => {
+    const pkg = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    // npm's install scripts: the first three for every source, prepare for tarballs and git checkouts.
+    const installScripts = ['preinstall', 'install', 'postinstall', 'prepare'].filter((name) => pkg.scripts[name] !== undefined);
+    expect(installScripts).toEqual(['prepare']);
+    const dir = await mkdtemp(path.join(tmpdir(), 'basis-packed-'));
+    try {
+      const { stdout } = await promisify(execFile)('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
+      const [packed] = JSON.parse(stdout) as Array<{ filename: string }>;
+      await promisify(execFile)('tar', ['-xzf', path.join(dir, packed?.filename ?? ''), '-C', dir]);
+      const unpacked = path.join(dir, 'package');
+      const before = await readFile(path.join(unpacked, 'dist', 'index.js'), 'utf8');
+      // As npm runs it: `sh -c <script>` in the package's directory.
+      const ran = await promisify(execFile)('sh', ['-c', pkg.scripts['prepare'] ?? ''], { cwd: unpacked }).then(
+        (r) => ({ code: 0, stderr: r.stderr }),
+        (error: { code?: number; stderr?: string }) => ({ code: error.code ?? 1, stderr: error.stderr ?? '' }),
+      );
+      expect(ran).toEqual({ code: 0, stderr: expect.stringContaining('nothing to do') as unknown });
+      expect(await readFile(path.join(unpacked, 'dist', 'index.js'), 'utf8')).toBe(before);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
