@@ -1,46 +1,41 @@
 /**
  * TypeScript hooks build with TypeScript 5 and with TypeScript 7 (the native compiler, what
  * `npm install typescript` gives today, whose package has no JavaScript compiler API): the kit runs
- * the project's own `tsc`. TypeScript 5 is this repository's devDependency; TypeScript 7 is installed
- * from the npm registry into a prefix under .cache/ (once; later runs reuse it). A starter hook inside
- * a prefix picks up that prefix's TypeScript, the way a hook inside a project picks up the project's.
+ * the project's own `tsc`. Both are this repository's devDependencies (TypeScript 7 as the alias
+ * `typescript-7`). A starter hook inside a prefix picks up that prefix's TypeScript, the way a hook
+ * inside a project picks up the project's.
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildHookDir, initHook, isKitError, openTarget, parseCases, runCases } from '../../host/kit/index.js';
 import { ROOT, TEST_CACHE_DIR } from '../helpers/guests.js';
-
-const run = promisify(execFile);
 
 // The tests' shared transpile cache, not the user's (~/.cache/basis-hooks).
 process.env['BASIS_HOOKS_CACHE_DIR'] = TEST_CACHE_DIR;
 
 /**
- * A prefix whose hooks resolve `typescript@<major>`: for 5, a folder inside the repository (its own
- * devDependency); otherwise one with it installed from the registry, reused across runs.
+ * A prefix whose hooks resolve `typescript@<major>`, from this repository's own devDependencies (no
+ * test installs anything): for 5 a folder inside the repository, which finds `typescript` above it;
+ * for 7 one whose `node_modules/typescript` links to the `typescript-7` alias.
  */
-async function typescript(major: number): Promise<{ prefix: string; version: string }> {
+async function typescript(major: 5 | 7): Promise<{ prefix: string; version: string }> {
   const prefix = join(ROOT, '.cache', 'typescript', `ts${major}`);
-  const own = join(ROOT, 'node_modules', 'typescript', 'package.json');
-  const ownVersion = (JSON.parse(await readFile(own, 'utf8')) as { version: string }).version;
-  if (ownVersion.startsWith(`${major}.`)) {
-    await mkdir(prefix, { recursive: true });
-    return { prefix, version: ownVersion };
+  const own = join(ROOT, 'node_modules', major === 5 ? 'typescript' : 'typescript-7');
+  await mkdir(prefix, { recursive: true });
+  if (major === 7) {
+    const link = join(prefix, 'node_modules', 'typescript');
+    // Whatever an earlier run left there (a link, or an install from before the alias) goes.
+    await rm(join(prefix, 'node_modules'), { recursive: true, force: true });
+    await mkdir(join(prefix, 'node_modules'));
+    await symlink(own, link, 'dir');
   }
-  const pkg = join(prefix, 'node_modules', 'typescript', 'package.json');
-  if (!existsSync(pkg)) {
-    await mkdir(prefix, { recursive: true });
-    await writeFile(join(prefix, 'package.json'), '{ "private": true }\n');
-    await run('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--no-package-lock', `typescript@${major}`], { cwd: prefix });
-  }
-  return { prefix, version: (JSON.parse(await readFile(pkg, 'utf8')) as { version: string }).version };
+  const version = (JSON.parse(await readFile(join(own, 'package.json'), 'utf8')) as { version: string }).version;
+  return { prefix, version };
 }
 
-for (const major of [5, 7]) {
+for (const major of [5, 7] as const) {
   describe(`a TypeScript hook built with TypeScript ${major}`, () => {
     let ts: { prefix: string; version: string };
     let dir: string;
