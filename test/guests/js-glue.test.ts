@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HookRequest } from '../../host/index.js';
 import { buildHook, isKitError } from '../../host/kit/index.js';
 import { componentTransport, type ComponentTransport } from '../../host/transports/component/index.js';
-import { ROOT } from '../helpers/guests.js';
+import { ROOT, TEST_CACHE_DIR } from '../helpers/guests.js';
 
 const FIXTURE = join(ROOT, 'test/fixtures/js-glue');
 const base = { hook_schema: 1, workspace: '/ws', agent_id: 'agent-1', tool_call_id: 'c1' } as const;
@@ -22,14 +22,15 @@ const post = (tool_name: string, output: HookRequest['input'] = 'done', is_error
 
 let work: string;
 let transport: ComponentTransport;
-let cacheDir: string;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'basis-js-glue-'));
-  cacheDir = join(work, 'cache');
   await cp(FIXTURE, join(work, 'hook'), { recursive: true });
   const built = await buildHook({ dir: join(work, 'hook'), manifest: { manifest: 1, name: 'glue', event: 'pre_tool_use', lang: 'js', source: 'hook.js', engine: 'quickjs' } }, { verify: false });
-  transport = componentTransport({ path: built.out, cache_dir: cacheDir, grants: { env: { GREETING: 'hello' } }, max_log_bytes: 4096 });
+  // A generous deadline: this file is about shapes and logs, not time (the flood case runs ~0.3 s
+  // alone, and the suite runs three files at once on two cores). The suite's transpile cache is keyed
+  // by content, so a rebuild of the same source reuses it.
+  transport = componentTransport({ path: built.out, cache_dir: TEST_CACHE_DIR, timeout_ms: 10_000, grants: { env: { GREETING: 'hello' } }, max_log_bytes: 4096 });
   await transport.load();
 }, 300_000);
 

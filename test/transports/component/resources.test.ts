@@ -41,7 +41,7 @@ for (const isolation of ['metered', 'worker'] as const satisfies readonly Compon
     });
 
     it('calls that leave files open and then trap, or run into their deadline, leave the open-fd count flat too', async () => {
-      const t = componentTransport({ path: await hostileGuest('fd-leak'), cache_dir: TEST_CACHE_DIR, isolation, pool_size: 1, timeout_ms: 50, grants: { read_only_dirs: { '/data': dir } } });
+      const t = componentTransport({ path: await hostileGuest('fd-leak'), cache_dir: TEST_CACHE_DIR, isolation, pool_size: 1, timeout_ms: 100, grants: { read_only_dirs: { '/data': dir } } });
       transports.push(t);
       await firstCall(t);
       expect((await timed(t, 'trap')).result).toMatchObject({ ok: false, failure: { code: 'trap' } });
@@ -49,7 +49,7 @@ for (const isolation of ['metered', 'worker'] as const satisfies readonly Compon
       // A worker stopped at its deadline may be replaced in the background: let that settle first.
       await new Promise((resolve) => setTimeout(resolve, 500));
       const before = openFds();
-      for (let i = 0; i < 30; i++) {
+      for (let i = 0; i < 20; i++) {
         expect((await timed(t, 'trap')).result).toMatchObject({ ok: false, failure: { code: 'trap' } });
         expect((await timed(t, 'hang')).result).toMatchObject({ ok: false, failure: { code: 'timeout' } });
       }
