@@ -3,24 +3,35 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './cli.js';
 
 interface Packed {
+  readonly filename: string;
   readonly files: ReadonlyArray<{ readonly path: string }>;
 }
 
-/** What `npm pack` would put in the tarball (scripts skipped: dist/ is built before the tests). */
-async function packedFiles(): Promise<Set<string>> {
-  const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
+/**
+ * `npm pack` into `dir` (scripts skipped: dist/ is built before the tests): the tarball, and the files
+ * npm says it put in it.
+ */
+async function pack(dir: string): Promise<{ tarball: string; files: Set<string> }> {
+  const { stdout } = await promisify(execFile)('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
   const [packed] = JSON.parse(stdout) as Packed[];
-  return new Set((packed?.files ?? []).map((f) => f.path));
+  if (packed === undefined) throw new Error(`npm pack printed no package: ${stdout}`);
+  return { tarball: path.join(dir, packed.filename), files: new Set(packed.files.map((f) => f.path)) };
 }
 
 describe('the packed package', () => {
+  let dir: string;
+  let tarball: string;
   let files: Set<string>;
   beforeAll(async () => {
-    files = await packedFiles();
+    dir = await mkdtemp(path.join(tmpdir(), 'basis-packed-'));
+    ({ tarball, files } = await pack(dir));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
   });
 
   it('ships a LICENSE matching package.json, and names its repository', async () => {
@@ -53,22 +64,15 @@ describe('the packed package', () => {
     // npm's install scripts: the first three for every source, prepare for tarballs and git checkouts.
     const installScripts = ['preinstall', 'install', 'postinstall', 'prepare'].filter((name) => pkg.scripts[name] !== undefined);
     expect(installScripts).toEqual(['prepare']);
-    const dir = await mkdtemp(path.join(tmpdir(), 'basis-packed-'));
-    try {
-      const { stdout } = await promisify(execFile)('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
-      const [packed] = JSON.parse(stdout) as Array<{ filename: string }>;
-      await promisify(execFile)('tar', ['-xzf', path.join(dir, packed?.filename ?? ''), '-C', dir]);
-      const unpacked = path.join(dir, 'package');
-      const before = await readFile(path.join(unpacked, 'dist', 'index.js'), 'utf8');
-      // As npm runs it: `sh -c <script>` in the package's directory.
-      const ran = await promisify(execFile)('sh', ['-c', pkg.scripts['prepare'] ?? ''], { cwd: unpacked }).then(
-        (r) => ({ code: 0, stderr: r.stderr }),
-        (error: { code?: number; stderr?: string }) => ({ code: error.code ?? 1, stderr: error.stderr ?? '' }),
-      );
-      expect(ran).toEqual({ code: 0, stderr: expect.stringContaining('nothing to do') as unknown });
-      expect(await readFile(path.join(unpacked, 'dist', 'index.js'), 'utf8')).toBe(before);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    await promisify(execFile)('tar', ['-xzf', tarball, '-C', dir]);
+    const unpacked = path.join(dir, 'package');
+    const before = await readFile(path.join(unpacked, 'dist', 'index.js'), 'utf8');
+    // As npm runs it: `sh -c <script>` in the package's directory.
+    const ran = await promisify(execFile)('sh', ['-c', pkg.scripts['prepare'] ?? ''], { cwd: unpacked }).then(
+      (r) => ({ code: 0, stderr: r.stderr }),
+      (error: { code?: number; stderr?: string }) => ({ code: error.code ?? 1, stderr: error.stderr ?? '' }),
+    );
+    expect(ran).toEqual({ code: 0, stderr: expect.stringContaining('nothing to do') as unknown });
+    expect(await readFile(path.join(unpacked, 'dist', 'index.js'), 'utf8')).toBe(before);
   });
 });
