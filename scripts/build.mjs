@@ -1,6 +1,6 @@
 /**
  * `npm run build [-- --force]`: dist/ from host/ (tsc), the generated WIT types copied beside it, and
- * the bundled `claude-code` entry (scripts/bundle-claude-code.mjs).
+ * the bundled command-line entries (scripts/bundle-cli.mjs).
  *
  * It is skipped when dist/ was built from exactly these inputs — the hash of their contents is kept in
  * dist/.build-stamp, written last, so a build that failed half-way is never taken for a fresh one. The
@@ -23,8 +23,8 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
 const STAMP = join(DIST, '.build-stamp');
 
-/** Everything dist/ is made from: the sources, the compiler settings, the build scripts, the locked dependencies (bundled into the claude-code entry). */
-const INPUTS = ['host', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs', 'scripts/bundle-claude-code.mjs', 'package-lock.json'];
+/** Everything dist/ is made from: the sources, the compiler settings, the build scripts, the locked dependencies (zod is bundled into the command-line entries). */
+const INPUTS = ['host', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs', 'scripts/bundle-cli.mjs', 'package-lock.json'];
 
 /** Files under `path` (or `path` itself), sorted, as paths relative to the repository. */
 function files(path) {
@@ -70,7 +70,7 @@ export function buildLibrary() {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   step(process.execPath, [tsc, '-p', 'tsconfig.build.json']);
   cpSync(join(ROOT, 'host/transports/component/generated'), join(DIST, 'transports/component/generated'), { recursive: true });
-  step(process.execPath, [join(ROOT, 'scripts/bundle-claude-code.mjs')]);
+  step(process.execPath, [join(ROOT, 'scripts/bundle-cli.mjs')]);
   writeFileSync(STAMP, `${hash}\n`);
 }
 

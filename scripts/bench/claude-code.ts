@@ -85,7 +85,7 @@ export async function benchClaudeCode(quick = false, log: (line: string) => void
     { id: 'node', label: 'baseline: node -e ""', argv: [process.execPath, '-e', ''], samples: [] },
     { id: 'python-guard', label: 'baseline: the Python rm -rf guard alone (python3 block_rm_rf.py)', argv: ['python3', PYTHON_GUARD], samples: [] },
     { id: 'empty', label: 'claude-code, empty chain', argv: claudeCode(await config('empty', [])), samples: [] },
-    { id: 'empty-full-cli', label: 'the same through the full CLI (basis-hooks claude-code, unbundled)', argv: [process.execPath, CLI, 'claude-code', '--config', join(dir, 'empty.json')], samples: [] },
+    { id: 'empty-full-cli', label: 'the same through the main CLI (basis-hooks claude-code)', argv: [process.execPath, CLI, 'claude-code', '--config', join(dir, 'empty.json')], samples: [] },
     {
       id: 'c-metered',
       label: 'claude-code, metered C component (guard)',
