@@ -152,23 +152,7 @@ function loopForm(name: string, instance: WasmInstance, meter: CallMeter | undef
 }
 
 async function loopRows(): Promise<Row[]> {
-  /** What `CallMeter.begin()` costs the host per call (one core instance holding fuel), in µs: part of every metered call above. */
-async function beginCost(): Promise<number> {
-  const instance = Wasm.instantiateSync(await Wasm.compile(instrumentModule(await parseWat('(module (func (export "run")))')).bytes));
-  const meter = new CallMeter(CAP_BYTES, undefined);
-  meter.begin(performance.now() + FAR);
-  meter.attach(instance, 'begin');
-  (instance.exports.run as () => void)(); // asks for a slice: the meter now grants this core one up front
-  const samples: number[] = [];
-  for (let round = 0; round < 10 + ROUNDS; round++) {
-    const t = performance.now();
-    for (let i = 0; i < 10_000; i++) meter.begin(performance.now() + FAR);
-    if (round >= 10) samples.push(((performance.now() - t) * 1000) / 10_000);
-  }
-  return median(samples);
-}
-
-const rows: Row[] = [];
+  const rows: Row[] = [];
   for (const [label, body] of Object.entries(LOOPS)) {
     const bytes = await parseWat(`(module (memory 1) (global $sink (mut i32) (i32.const 0)) ${body})`);
     const forms: Form[] = [loopForm('plain', Wasm.instantiateSync(await Wasm.compile(bytes)), undefined)];
