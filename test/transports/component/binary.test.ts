@@ -3,16 +3,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { binaryKind, capMemory, MemoryCapError } from '../../../host/transports/component/binary.js';
 import { parseWorld, checkWorld } from '../../../host/transports/component/world.js';
 import { ensureWatGuestsBuilt, watGuest } from '../../helpers/guests.js';
+import { Wasm } from '../../../host/transports/component/wasm-api.js';
 
 interface Memory {
   readonly buffer: ArrayBuffer;
   grow(pages: number): number;
 }
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-}
-const Wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 describe('binary: kinds and the memory cap', () => {
   let core: Uint8Array;

@@ -8,14 +8,8 @@ import { FUEL_EXPORT, METER_VERSION, MeterError, START_EXPORT, instrumentModule 
 import { parseWat } from '../../../scripts/hostile/build.js';
 import { guestBuildDir, TEST_CACHE_DIR, ensureGuestsBuilt, ensureWatGuestsBuilt, watGuest } from '../../helpers/guests.js';
 import { CONTEXT, preRequest } from './requests.js';
+import { Wasm } from '../../../host/transports/component/wasm-api.js';
 
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports?: object) => { exports: Record<string, unknown> };
-  RuntimeError: new () => Error;
-  validate(bytes: Uint8Array): boolean;
-}
-const Wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 interface Metered {
   readonly exports: Record<string, unknown>;
@@ -30,7 +24,7 @@ async function metered(wat: string): Promise<Metered> {
   const instance = new Wasm.Instance(new Wasm.Module(bytes));
   const meter = new CallMeter(64 * 1024 * 1024, undefined);
   meter.begin(performance.now() + 60_000);
-  meter.attach(instance as never, 'test');
+  meter.attach(instance, 'test');
   return {
     exports: instance.exports,
     meter,
@@ -116,7 +110,7 @@ describe('fuel instrumentation of core modules', () => {
     const instance = new Wasm.Instance(new Wasm.Module(bytes));
     const meter = new CallMeter(64 * 1024 * 1024, undefined);
     meter.begin(performance.now() + 50);
-    const start = meter.attach(instance as never, 'test');
+    const start = meter.attach(instance, 'test');
     expect(start).toBe(instance.exports[START_EXPORT]);
     // ...the host runs it, and the meter stops it at the deadline.
     const started = performance.now();
@@ -183,7 +177,7 @@ describe('fuel instrumentation of core modules', () => {
     const instance = new Wasm.Instance(new Wasm.Module(metered));
     const meter = new CallMeter(64 * 1024 * 1024, undefined);
     meter.begin(performance.now() + 60_000);
-    meter.attach(instance as never, 'eh');
+    meter.attach(instance, 'eh');
     // 1001 calls and a throw that unwinds them all (the exception leaves the module: it is not a trap).
     meter.begin(performance.now() + 60_000);
     expect(() => (instance.exports.deep as (n: number) => void)(1000)).toThrow();

@@ -3,6 +3,7 @@ import { CallMeter } from '../../../host/transports/component/meter/call-meter.j
 import { EH_ENTRY_UNITS, THROW_UNITS } from '../../../host/transports/component/meter/costs.js';
 import { instrumentModule, type CounterPlacement } from '../../../host/transports/component/meter/instrument.js';
 import { parseWat } from '../../../scripts/hostile/build.js';
+import { Wasm } from '../../../host/transports/component/wasm-api.js';
 
 /*
  * The fuel counter kept in a local of each function (the default placement) against the global
@@ -10,13 +11,6 @@ import { parseWat } from '../../../scripts/hostile/build.js';
  * change the host makes to the global seen by the frame that called it.
  */
 
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports?: object) => { exports: Record<string, unknown> };
-  RuntimeError: new () => Error;
-  validate(bytes: Uint8Array): boolean;
-}
-const Wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 const PLACEMENTS: readonly CounterPlacement[] = ['global', 'local'];
 
@@ -26,13 +20,13 @@ interface Metered {
 }
 
 /** Instantiate core module `bytes` metered with the counter in `placement`, attached to its own meter. */
-function metered(bytes: Uint8Array, placement: CounterPlacement, imports: (meter: CallMeter) => object = () => ({})): Metered {
+function metered(bytes: Uint8Array, placement: CounterPlacement, imports: (meter: CallMeter) => Readonly<Record<string, unknown>> = () => ({})): Metered {
   const out = instrumentModule(bytes, { counter: placement }).bytes;
   expect(Wasm.validate(out)).toBe(true);
   const meter = new CallMeter(64 * 1024 * 1024, undefined);
   const instance = new Wasm.Instance(new Wasm.Module(out), imports(meter));
   meter.begin(performance.now() + 60_000);
-  meter.attach(instance as never, placement);
+  meter.attach(instance, placement);
   return { exports: instance.exports, meter };
 }
 
