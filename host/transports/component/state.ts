@@ -59,17 +59,26 @@ function liveEntries(entries: readonly unknown[], flag: number): number {
   return live;
 }
 
-/** Whether the guest holds exactly the handles it held at the snapshot (same numbers, same resources). */
-function sameHandles(image: HandleTableImage, flag: number): boolean {
+/**
+ * What a reset must do with one handle table: nothing (it is as it was), write the snapshot back (the
+ * guest holds exactly the handles it held — same numbers, same resources — and only the free list
+ * moved), or give up (it holds another set of handles).
+ */
+function handleTableState(image: HandleTableImage, flag: number): 'same' | 'rewrite' | 'changed' {
   const { table, entries } = image;
+  if (table.length === entries.length) {
+    let k = 0;
+    while (k < entries.length && table[k] === entries[k]) k++;
+    if (k === entries.length) return 'same';
+  }
   let live = 0;
   for (let k = 2; k + 1 < table.length; k += 2) {
     const scope = table[k];
     if (typeof scope !== 'number' || (scope & flag) !== 0) continue;
     live++;
-    if (k >= entries.length || entries[k] !== scope || entries[k + 1] !== table[k + 1]) return false;
+    if (k >= entries.length || entries[k] !== scope || entries[k + 1] !== table[k + 1]) return 'changed';
   }
-  return live === image.live;
+  return live === image.live ? 'rewrite' : 'changed';
 }
 
 const ZERO_PAGE = Buffer.alloc(WASM_PAGE_BYTES);
@@ -148,7 +157,12 @@ export class StateSnapshot {
    */
   restore(): boolean {
     if (!this.#restorable) return false;
-    for (const image of this.#handles) if (!sameHandles(image, this.#freeFlag)) return false;
+    let rewrite = false;
+    for (const image of this.#handles) {
+      const state = handleTableState(image, this.#freeFlag);
+      if (state === 'changed') return false;
+      rewrite ||= state === 'rewrite';
+    }
     for (const image of this.#memories) if (image.memory.buffer.byteLength !== image.bytes) return false;
     for (const image of this.#tables) if (image.table.length !== image.elements.length) return false;
     for (const image of this.#memories) {
@@ -164,9 +178,11 @@ export class StateSnapshot {
       for (let i = 0; i < elements.length; i++) if (table.get(i) !== elements[i]) table.set(i, elements[i]);
     }
     for (const image of this.#globals) image.global.value = image.value;
-    for (const { table, entries } of this.#handles) {
-      table.length = entries.length;
-      for (let k = 0; k < entries.length; k++) table[k] = entries[k];
+    if (rewrite) {
+      for (const { table, entries } of this.#handles) {
+        table.length = entries.length;
+        for (let k = 0; k < entries.length; k++) table[k] = entries[k];
+      }
     }
     return true;
   }
