@@ -12,7 +12,7 @@ export const Sha256 = z
   .string()
   .regex(/^[0-9a-fA-F]{64}$/, 'must be a sha256 digest: 64 hexadecimal digits')
   .describe(
-    'Pin: the sha256 of the component file, or of a command\'s script file (see the README: the first argv entry when it is a path, else the first later argument naming an existing file, else the program found on PATH). A mismatch fails the hook to load (load_failed) naming both digests. `basis-hooks pin` writes it.',
+    'Pin: the sha256 of the component file, or of a command\'s script file (see docs/operations.md, "Pinned hooks": the first argv entry when it is a path, else the first later argument naming an existing file, else the program found on PATH). A mismatch fails the hook to load (load_failed) naming both digests. `basis-hooks pin` writes it.',
   );
 
 /** Keys every hook has (spread into the common keys of schema.ts). */
