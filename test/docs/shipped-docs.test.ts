@@ -9,6 +9,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/guests.js';
+import { starterManifest } from '../../host/kit/templates/index.js';
+import { readmeText } from '../../host/kit/templates/readme.js';
 import { REPOSITORY, anchors, checkDoc, checkFile, links, markdownFiles, mentions, packageFiles, shippedDocs as shippedDocsOf, slug } from './doc-paths.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[]; repository: { url: string } };
@@ -37,6 +39,15 @@ describe('the shipped documentation', () => {
   it('CONTRIBUTING.md (not shipped) has links that resolve', () => {
     expect(existsSync(join(ROOT, 'CONTRIBUTING.md'))).toBe(true);
     expect(checkFile('CONTRIBUTING.md', { root: ROOT })).toEqual([]);
+  });
+});
+
+describe('the README of a starter hook (basis-hooks init)', () => {
+  it.each(['js', 'ts', 'c', 'rust', 'assemblyscript'] as const)('%s: its guides are links into the repository, and they exist there', (lang) => {
+    const text = readmeText(starterManifest({ lang, event: 'pre_tool_use', name: 'my-hook', engine: 'quickjs', flavour: 'std' }), 'pre_tool_use');
+    expect(links(text).filter((l) => l.target.startsWith(REPOSITORY)).length).toBeGreaterThanOrEqual(2);
+    // It lives in the user's hook directory, beside the files it names (its own tsconfig.json, hook.json): only its links are checked.
+    expect(checkDoc('my-hook/README.md', text, { root: ROOT })).toEqual([]);
   });
 });
 
