@@ -1,7 +1,7 @@
 /**
  * Generate the TypeScript types the component host is written against, from WIT, with jco's type
  * generator (`@bytecodealliance/jco-transpile`'s `generateHostTypes`, what `jco types` runs):
- * `npx tsx scripts/gen-wit-types.ts` writes `host/transports/component/generated/` (committed).
+ * `npx tsx scripts/gen-wit-types.ts` writes `host/engine/wasi/generated/` (committed).
  *
  * The world typed here is the host's view of a sandboxed hook: it exports `basis:hook/handler`
  * (wit/hook.wit, used as is) and imports exactly the WASI interfaces the host may supply — the
@@ -22,7 +22,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const WIT_PATH = join(ROOT, 'wit/hook.wit');
 /** WASI version whose WIT the types are generated from. */
 export const WASI_WIT_VERSION = WASI_VERSION;
-const OUT_DIR = join(ROOT, 'host/transports/component/generated');
+const OUT_DIR = join(ROOT, 'host/engine/wasi/generated');
 
 /** The WASI interfaces a guest may import: the host's allowlist, less `basis:hook/types` (our own world). */
 const SANDBOX_IMPORTS = ALLOWED_IMPORTS.filter((name) => name.startsWith('wasi:'));

@@ -6,14 +6,14 @@
  * call's tests (test/perf/direct-call.test.ts) both use it.
  */
 import type { WitHookRequest } from '../../host/codec/wit.js';
-import { asGlue } from '../../host/transports/component/guest.js';
-import { glueSource } from '../../host/transports/component/cache.js';
-import { loadComponent, type LoadedComponent } from '../../host/transports/component/loader.js';
+import { asGlue } from '../../host/engine/instance/instance.js';
+import { glueSource } from '../../host/engine/cache/cache.js';
+import { loadComponent, type LoadedComponent } from '../../host/engine/engine.js';
 import { COMPONENT_DEFAULTS } from '../../host/transports/component/options.js';
-import { createSandbox, type Sandbox } from '../../host/transports/component/sandbox/index.js';
-import { FUEL_EXPORT } from '../../host/transports/component/meter/instrument.js';
-import { Wasm, type WasmGlobal } from '../../host/transports/component/wasm-api.js';
-import { CoreInstances, ImportGate, bindDirectCall, planDirectCall, type DirectCaller, type PlanResult } from '../../host/transports/component/direct/index.js';
+import { createSandbox, type Sandbox } from '../../host/engine/wasi/index.js';
+import { FUEL_EXPORT } from '../../host/engine/meter/instrument.js';
+import { Wasm, type WasmGlobal } from '../../host/engine/wasm-api.js';
+import { CoreInstances, ImportGate, bindDirectCall, planDirectCall, type DirectCaller, type PlanResult } from '../../host/engine/instance/direct.js';
 
 export interface BothWays {
   /** Metered loads: every core instance's fuel counter (refill before each call). */

@@ -268,7 +268,7 @@ export function markdownReport(r: BenchResult): string {
   out.push('Targets of the performance issue (medians, same run):', '');
   out.push(mdTable(['comparison', 'value', 'target', ''], targets.map((x) => [x.name, times(x.value), x.target ?? '', x.met === true ? 'met' : 'not met'])), '');
   if (r.blocks.length > 0) {
-    out.push(`Building blocks of the hot path (${repoDir('host/contract/fast')}, ${repoDir('host/transports/component/direct')}, ${repoFile('host/transports/component/worker/mailbox.ts')}, ${repoFile('host/transports/in-process/fast-invoke.ts')}), each timed interleaved with what it replaced — zod alone, \`structuredClone\`, \`postMessage\` with zod — or with the fallback it keeps (jco's glue, \`direct_call: false\`), in a fresh process, µs:`, '');
+    out.push(`Building blocks of the hot path (${repoDir('host/contract/fast')}, ${repoDir('host/engine/instance')}, ${repoFile('host/engine/executor/mailbox.ts')}, ${repoFile('host/transports/in-process/fast-invoke.ts')}), each timed interleaved with what it replaced — zod alone, \`structuredClone\`, \`postMessage\` with zod — or with the fallback it keeps (jco's glue, \`direct_call: false\`), in a fresh process, µs:`, '');
     out.push(mdTable(['block', 'case', 'before', 'block', 'speed-up'], blockRows(r)), '');
   }
   out.push('Cold start: the first call in a fresh process (load included), ms:', '');

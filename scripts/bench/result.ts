@@ -102,7 +102,7 @@ export const BenchResultSchema = z.strictObject({
       id: z.string(),
       label: z.string(),
       size_bytes: z.number().int().positive(),
-      /** Whether the direct canonical-ABI call applies to this guest (host/transports/component/direct/), and why not. */
+      /** Whether the direct canonical-ABI call applies to this guest (host/engine/instance/), and why not. */
       direct: z.strictObject({ callable: z.boolean(), reason: z.string().nullable() }),
       /** Timed interleaved, sample by sample. */
       in_thread: z.strictObject({

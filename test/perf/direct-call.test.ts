@@ -9,13 +9,13 @@
  * crash; a host import during post-return is refused; a shape the planner does not know is refused.
  */
 import { join } from 'node:path';
-import { glueSource } from '../../host/transports/component/cache.js';
+import { glueSource } from '../../host/engine/cache/cache.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toWitRequest, type WitHookRequest } from '../../host/codec/wit.js';
 import { toRequest } from '../../host/codec/request.js';
 import { parseToolInput } from '../../host/codec/input.js';
-import { DirectPlanSchema, planDirectCall, type DirectOutcome } from '../../host/transports/component/direct/index.js';
-import { Wasm, type WasmMemory } from '../../host/transports/component/wasm-api.js';
+import { DirectPlanSchema, planDirectCall, type DirectOutcome } from '../../host/engine/instance/direct.js';
+import { Wasm, type WasmMemory } from '../../host/engine/wasm-api.js';
 import { ensureGuestsBuilt, guestBuildDir, TEST_CACHE_DIR, watGuest } from '../helpers/guests.js';
 import { loadPolicyCases } from '../helpers/policy-cases.js';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -373,7 +373,7 @@ describe('post-return may not leave the component', () => {
 
   it('a host import called during the call runs; called from post-return, it is refused as an ABI violation', async () => {
     const { parseWat } = await import('../../host/kit/build/wasm-tools.js');
-    const { CoreInstances, ImportGate, DirectCaller } = await import('../../host/transports/component/direct/index.js');
+    const { CoreInstances, ImportGate, DirectCaller } = await import('../../host/engine/instance/direct.js');
     const logged: number[] = [];
     const gate = new ImportGate();
     const instances = new CoreInstances(gate);

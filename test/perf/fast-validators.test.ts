@@ -18,8 +18,8 @@ import {
   fastWorkerToHost,
   parseHostToWorker,
   parseWorkerToHost,
-} from '../../host/transports/component/fast/messages.js';
-import { HostToWorker, WorkerToHost } from '../../host/transports/component/messages.js';
+} from '../../host/engine/executor/fast-messages.js';
+import { HostToWorker, WorkerToHost } from '../../host/engine/executor/messages.js';
 
 const RUNS = 4000;
 

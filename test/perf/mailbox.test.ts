@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WitHookRequest } from '../../host/codec/wit.js';
-import { CallerMailbox, MailboxError, WorkerMailbox, createMailboxBuffer } from '../../host/transports/component/worker/mailbox.js';
+import { CallerMailbox, MailboxError, WorkerMailbox, createMailboxBuffer } from '../../host/engine/executor/mailbox.js';
 import { tsWorker } from '../../scripts/bench/ts-worker.js';
 
 const ENTRY = new URL('./fixtures/mailbox-worker.ts', import.meta.url);

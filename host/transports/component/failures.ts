@@ -1,7 +1,7 @@
 import { fromWitDecision } from '../../codec/wit.js';
 import type { HookFailure } from '../../contract/failure.js';
 import type { HookLogs, InvokeResult } from '../../runner/transport.js';
-import type { GuestReply } from './guest-runner.js';
+import type { GuestReply } from '../../engine/executor/executor.js';
 
 /** What the mapping needs to know about the hook. */
 export interface ReplyContext {

@@ -1,4 +1,4 @@
-import type { StatePolicy } from './state.js';
+import type { StatePolicy } from '../../engine/instance/snapshot.js';
 
 /**
  * Options of a WebAssembly component hook. The config file's component entries map onto this

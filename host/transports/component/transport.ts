@@ -5,15 +5,15 @@ import { HookError, isHookError } from '../../errors/hook-error.js';
 import { OptionsError } from '../../errors/options-error.js';
 import type { InvokeContext, InvokeResult, Transport } from '../../runner/transport.js';
 import { toInvokeResult, type ReplyContext } from './failures.js';
-import type { GuestReply, GuestRunner } from './guest-runner.js';
-import { glueSource } from './cache.js';
-import { planDirectCall, type DirectPlan } from './direct/index.js';
-import { InThreadRunner } from './in-thread.js';
-import { loadComponent, type ComponentInfo, type LoadedComponent } from './loader.js';
-import type { GuestLimits, GuestSpec } from './guest.js';
+import type { GuestReply, GuestRunner } from '../../engine/executor/executor.js';
+import { glueSource } from '../../engine/cache/cache.js';
+import { planDirectCall, type DirectPlan } from '../../engine/instance/direct.js';
+import { InThreadRunner } from '../../engine/executor/in-thread.js';
+import { loadComponent, type ComponentInfo, type LoadedComponent } from '../../engine/engine.js';
+import type { GuestLimits, GuestSpec } from '../../engine/instance/instance.js';
 import { COMPONENT_DEFAULTS, type ComponentIsolation, type ComponentOptions } from './options.js';
-import { WorkerPool } from './pool.js';
-import { STATE_POLICIES, type StatePolicy } from './state.js';
+import { WorkerPool } from '../../engine/executor/pool.js';
+import { STATE_POLICIES, type StatePolicy } from '../../engine/instance/snapshot.js';
 
 /** A WebAssembly component hook. */
 export interface ComponentTransport extends Transport {

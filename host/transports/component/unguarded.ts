@@ -7,11 +7,11 @@
  */
 import { toWitRequest } from '../../codec/wit.js';
 import type { HookRequest } from '../../contract/request.js';
-import { asGlue } from './guest.js';
-import { loadComponent } from './loader.js';
+import { asGlue } from '../../engine/instance/instance.js';
+import { loadComponent } from '../../engine/engine.js';
 import { COMPONENT_DEFAULTS } from './options.js';
-import { createSandbox } from './sandbox/index.js';
-import { Wasm } from './wasm-api.js';
+import { createSandbox } from '../../engine/wasi/index.js';
+import { Wasm } from '../../engine/wasm-api.js';
 import { asWitRequest } from './wit-types.js';
 
 /** An unguarded instance: `handle` calls the component's raw export with the WIT request record. */

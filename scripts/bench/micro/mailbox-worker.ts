@@ -1,6 +1,6 @@
 /** The worker side of the mailbox bench: answers every invoke with the guard's allow. */
 import { workerData } from 'node:worker_threads';
-import { WorkerMailbox } from '../../../host/transports/component/worker/mailbox.js';
+import { WorkerMailbox } from '../../../host/engine/executor/mailbox.js';
 
 const mailbox = new WorkerMailbox((workerData as { buffer: SharedArrayBuffer }).buffer);
 for (;;) {

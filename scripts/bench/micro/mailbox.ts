@@ -5,8 +5,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import { toWitRequest } from '../../../host/codec/wit.js';
-import { WorkerToHost } from '../../../host/transports/component/messages.js';
-import { CallerMailbox, createMailboxBuffer } from '../../../host/transports/component/worker/mailbox.js';
+import { WorkerToHost } from '../../../host/engine/executor/messages.js';
+import { CallerMailbox, createMailboxBuffer } from '../../../host/engine/executor/mailbox.js';
 import { REQUEST } from '../guests.js';
 import type { Block } from '../result.js';
 import { measureInterleaved } from '../stats.js';
