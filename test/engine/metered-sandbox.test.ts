@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { componentTransport, type ComponentGrants, type ComponentTransport } from '../../host/transports/component/index.js';
 import { CallMeter, GuestStopped } from '../../host/engine/meter/call-meter.js';
-import { createSandbox } from '../../host/engine/wasi/index.js';
+import { createWasi } from '../../host/engine/wasi/index.js';
 import { sleepUntil } from '../../host/engine/wasi/io.js';
 import { MAX_RANDOM_BYTES } from '../../host/engine/wasi/random.js';
 import { ROOT, TEST_CACHE_DIR, ensureWatGuestsBuilt, watGuest } from '../helpers/guests.js';
@@ -95,7 +95,7 @@ describe('metered isolation: no import can hold the thread past the deadline', (
   function meteredSandbox(deadlineMs: number) {
     const meter = new CallMeter(64 * 1024 * 1024, undefined);
     meter.begin(performance.now() + deadlineMs);
-    const sandbox = createSandbox({ env: [], readOnlyDirs: [], maxLogBytes: 1024 }, { sleep: meter.sleeper(sleepUntil) });
+    const sandbox = createWasi({ env: [], readOnlyDirs: [], maxLogBytes: 1024 }, { sleep: meter.sleeper(sleepUntil) });
     return { meter, imports: sandbox.imports };
   }
 

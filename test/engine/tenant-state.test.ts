@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HookRequest, InvokeResult } from '../../host/index.js';
 import { COMPONENT_DEFAULTS, componentTransport, type ComponentIsolation, type ComponentTransport } from '../../host/transports/component/index.js';
-import type { StatePolicy } from '../../host/engine/instance/snapshot.js';
+import type { StatePolicy } from '../../host/transports/component/options.js';
 import { hostileGuest } from '../../scripts/hostile/build.js';
 import { TEST_CACHE_DIR } from '../helpers/guests.js';
 import { CONTEXT } from '../transports/component/requests.js';

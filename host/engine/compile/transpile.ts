@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { CACHE_FORMAT, type CacheContents } from '../cache/cache.js';
 import { patchGlue } from './glue-patch.js';
-import { parseWorld, type ComponentWorld } from '../../transports/component/world.js';
+import { parseWorld, type ComponentWorld } from './world.js';
 
 /*
  * jco's transpiler as a library (`@bytecodealliance/jco-transpile`, the part of jco that running hooks

@@ -1,31 +1,28 @@
-import type { WitHookRequest } from '../../codec/wit.js';
-import type { CallOutcome } from './messages.js';
+import type { EngineOutcome } from '../outcome.js';
 
-/** What became of one call: what the guest did, or what its runner did instead. */
-export type GuestReply =
-  | CallOutcome
-  /** Worker isolation: the deadline passed; the worker was terminated. */
-  | { readonly type: 'timeout' }
-  | { readonly type: 'aborted'; readonly why: string }
-  /** The worker died under the call (not because the pool stopped it). */
-  | { readonly type: 'crashed'; readonly message: string; readonly outOfMemory: boolean }
-  /** The component cannot be instantiated: no call can run. */
-  | { readonly type: 'unavailable'; readonly message: string };
+/** How one call is run, beyond its arguments. */
+export interface CallOptions {
+  /** Aborted when the caller gives up on the call: it ends as a `timeout` (`aborted`), the guest stopped. */
+  readonly signal?: AbortSignal | undefined;
+  /** This call's deadline in ms when shorter than the limits' own (a chain budget's remainder). */
+  readonly deadlineMs?: number | undefined;
+}
 
 /**
- * Runs calls against instances of one component — a pool of workers (worker isolation) or one
- * instance on the caller's thread (metered isolation). Never rejects a call: every way it can end is
- * a {@link GuestReply}.
+ * Runs calls against instances of one component: one instance on the caller's thread
+ * (in-thread.ts), or a pool of workers carrying each call's bytes through a shared mailbox
+ * (pool.ts). Never rejects a call: every way it can end is an {@link EngineOutcome}.
  */
-export interface GuestRunner {
+export interface Executor<A, R> {
   /** Have an instance ready. Rejects when the component cannot be instantiated. */
   warm(): Promise<void>;
-  /**
-   * Run one call. `timeoutMs`, when given and shorter than the hook's own, is this call's deadline
-   * (a chain budget's remainder); only metered isolation takes it — a worker is stopped by `signal`.
-   * Metered isolation answers a quick call directly (no promise).
-   */
-  invoke(request: WitHookRequest, signal?: AbortSignal, timeoutMs?: number): GuestReply | Promise<GuestReply>;
-  /** Stop: calls still waiting end `aborted`. Idempotent. */
+  /** Run one call. The in-thread executor answers a quick call directly (no promise). */
+  invoke(args: A, options?: CallOptions): EngineOutcome<R> | Promise<EngineOutcome<R>>;
+  /** Stop: calls still waiting end `timeout` (`aborted`). Idempotent. */
   close(): Promise<void>;
+}
+
+/** The outcome of a call that did not run to the guest: given up, or the executor closed. */
+export function aborted(why: string): EngineOutcome<never> {
+  return { type: 'timeout', reason: 'aborted', phase: 'call', message: `the guest was stopped: ${why}`, logs: {} };
 }

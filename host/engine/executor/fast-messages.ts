@@ -1,90 +1,20 @@
 /*
  * Fast validators in front of zod for what crosses the worker boundary on every call (messages.ts):
- * the host's `invoke` and the worker's replies. Each accepts only a strict, obviously valid subset —
+ * the worker's replies and spilled invokes. Each accepts only a strict, obviously valid subset —
  * exactly the keys of its variant, each of the right type — and returns a fresh literal equal to what
  * zod's parse returns; anything else goes to zod, which decides and words the error.
  * test/perf/fast-validators.test.ts proves the agreement on a generated corpus.
  */
-import type { WitDecision, WitHookRequest } from '../../codec/wit.js';
-import type { SafeParse } from '../../contract/fast/call.js';
+import { isInt, isPlainRecord, keyCount, type SafeParsed } from '../fast-record.js';
+import { ABI_VIOLATIONS, LIMIT_KINDS, TRAP_KINDS as TRAPS, type EngineLogs, type OutcomeMessage } from '../outcome.js';
+
+type OutcomeTrap = Extract<OutcomeMessage, { type: 'trap' }>;
+const TRAP_KINDS: ReadonlySet<unknown> = new Set(TRAPS);
+const VIOLATIONS: ReadonlySet<unknown> = new Set(ABI_VIOLATIONS);
+const LIMITS: ReadonlySet<unknown> = new Set(LIMIT_KINDS);
 import { HostToWorker, WorkerToHost } from './messages.js';
 
-type Rec = Readonly<Record<string, unknown>>;
-
-function isPlainRecord(value: unknown): value is Rec {
-  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
-}
-
-/** Own enumerable keys, or -1 when one is `__proto__` (zod's copy would lose it: zod decides). */
-function keyCount(record: Rec): number {
-  let n = 0;
-  for (const key in record) {
-    if (key === '__proto__') return -1;
-    n++;
-  }
-  return n;
-}
-
-function isInt(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value);
-}
-
-/** `WitHookRequest` (strict) when obviously one. */
-export function fastWitHookRequest(value: unknown): WitHookRequest | undefined {
-  if (!isPlainRecord(value)) return undefined;
-  const { hookSchema, event, workspace, agentId, toolCallId, toolName, input, output, isError } = value as Record<string, unknown>;
-  if (!isInt(hookSchema) || hookSchema < 0) return undefined;
-  if (typeof workspace !== 'string' || typeof agentId !== 'string' || typeof toolCallId !== 'string') return undefined;
-  if (typeof toolName !== 'string' || typeof input !== 'string') return undefined;
-  const n = keyCount(value);
-  if (event === 'pre-tool-use' && output === undefined && isError === undefined) {
-    return n === 7 ? { hookSchema, event, workspace, agentId, toolCallId, toolName, input } : undefined;
-  }
-  if (event === 'post-tool-use' && typeof output === 'string' && typeof isError === 'boolean') {
-    return n === 9 ? { hookSchema, event, workspace, agentId, toolCallId, toolName, input, output, isError } : undefined;
-  }
-  // Other combinations (a pre request with an output, a post one without) are valid WIT records
-  // (both fields are options), rare, and zod's to judge.
-  return undefined;
-}
-
-/** `WitDecision` when obviously one. */
-export function fastWitDecision(value: unknown): WitDecision | undefined {
-  if (!isPlainRecord(value)) return undefined;
-  const n = keyCount(value);
-  const val = value['val'];
-  switch (value['tag']) {
-    case 'allow':
-      return n === 1 ? { tag: 'allow' } : undefined;
-    case 'deny':
-      return n === 2 && typeof val === 'string' ? { tag: 'deny', val } : undefined;
-    case 'modify': {
-      if (n !== 2 || !isPlainRecord(val)) return undefined;
-      const { input, reason } = val as Record<string, unknown>;
-      if (typeof input !== 'string') return undefined;
-      const m = keyCount(val);
-      if (reason === undefined) return m === 1 ? { tag: 'modify', val: { input } } : undefined;
-      return m === 2 && typeof reason === 'string' ? { tag: 'modify', val: { input, reason } } : undefined;
-    }
-    case 'replace': {
-      if (n !== 2 || !isPlainRecord(val)) return undefined;
-      const { output, isError, reason } = val as Record<string, unknown>;
-      if (typeof output !== 'string') return undefined;
-      if (isError !== undefined && typeof isError !== 'boolean') return undefined;
-      if (reason !== undefined && typeof reason !== 'string') return undefined;
-      const expected = 1 + (isError === undefined ? 0 : 1) + (reason === undefined ? 0 : 1);
-      if (keyCount(val) !== expected) return undefined;
-      if (isError === undefined) return reason === undefined ? { tag: 'replace', val: { output } } : { tag: 'replace', val: { output, reason } };
-      return reason === undefined ? { tag: 'replace', val: { output, isError } } : { tag: 'replace', val: { output, isError, reason } };
-    }
-    default:
-      return undefined;
-  }
-}
-
-type Logs = { stdout?: string; stderr?: string };
-
-function fastLogs(value: unknown): Logs | undefined {
+function fastLogs(value: unknown): EngineLogs | undefined {
   if (!isPlainRecord(value)) return undefined;
   const { stdout, stderr } = value as Record<string, unknown>;
   if (stdout !== undefined && typeof stdout !== 'string') return undefined;
@@ -94,74 +24,76 @@ function fastLogs(value: unknown): Logs | undefined {
   return stderr === undefined ? { stdout } : { stdout, stderr };
 }
 
-const TRAP_KINDS: ReadonlySet<unknown> = new Set(['trap', 'stack-overflow', 'exit', 'abi']);
-
-/** A worker's message ({@link WorkerToHost}) when obviously one: every variant but `init-failed`. */
-export function fastWorkerToHost(value: unknown): WorkerToHost | undefined {
+/** An outcome when obviously one: `ok` (its value is the codec's to check) and the common failures. */
+export function fastOutcome(value: unknown): OutcomeMessage | undefined {
   if (!isPlainRecord(value)) return undefined;
-  const type = value['type'];
-  const n = keyCount(value);
-  if (type === 'ready') return n === 1 ? { type: 'ready' } : undefined;
-  const id = value['id'];
-  if (!isInt(id)) return undefined;
-  if (type === 'refused') {
-    const why = value['message'];
-    return n === 3 && typeof why === 'string' ? { type, id, message: why } : undefined;
-  }
   const logs = fastLogs(value['logs']);
   if (logs === undefined) return undefined;
+  const n = keyCount(value);
   const message = value['message'];
-  switch (type) {
-    case 'result': {
-      const decision = fastWitDecision(value['decision']);
-      return n === 4 && decision !== undefined ? { type, id, decision, logs } : undefined;
-    }
-    case 'guest-error':
-    case 'malformed':
-      return n === 4 && typeof message === 'string' ? { type, id, message, logs } : undefined;
-    case 'stopped': {
+  switch (value['type']) {
+    case 'ok':
+      // The value may be any JSON value; only `undefined` (a key zod requires) is left to zod.
+      return n === 3 && value['value'] !== undefined ? { type: 'ok', value: value['value'], logs } : undefined;
+    case 'timeout': {
       const reason = value['reason'];
       const phase = value['phase'];
-      if (n !== 6 || typeof message !== 'string' || (reason !== 'deadline' && reason !== 'fuel') || (phase !== 'call' && phase !== 'instantiate')) return undefined;
-      return { type, id, reason, phase, message, logs };
+      if (n !== 5 || typeof message !== 'string' || (reason !== 'deadline' && reason !== 'fuel' && reason !== 'aborted') || (phase !== 'call' && phase !== 'instantiate')) return undefined;
+      return { type: 'timeout', reason, phase, message, logs };
+    }
+    case 'load-failure':
+      return n === 3 && typeof message === 'string' ? { type: 'load-failure', message, logs } : undefined;
+    case 'trap': {
+      const kind = value['kind'];
+      const violation = value['violation'];
+      const memoryAtLimit = value['memoryAtLimit'];
+      if (typeof message !== 'string' || typeof memoryAtLimit !== 'boolean' || !TRAP_KINDS.has(kind)) return undefined;
+      const trapKind = kind as OutcomeTrap['kind'];
+      if (violation === undefined) return n === 5 ? { type: 'trap', kind: trapKind, message, memoryAtLimit, logs } : undefined;
+      return n === 6 && VIOLATIONS.has(violation) ? { type: 'trap', kind: trapKind, violation: violation as OutcomeTrap['violation'] & string, message, memoryAtLimit, logs } : undefined;
     }
     case 'limit': {
       const what = value['what'];
-      if (n !== 5 || typeof message !== 'string' || (what !== 'memory' && what !== 'resources' && what !== 'host-call')) return undefined;
-      return { type, id, what, message, logs };
-    }
-    case 'too-large': {
       const bytes = value['bytes'];
-      return n === 4 && isInt(bytes) ? { type, id, bytes, logs } : undefined;
-    }
-    case 'trap': {
-      const kind = value['kind'];
-      const memoryAtLimit = value['memoryAtLimit'];
-      if (n !== 6 || typeof message !== 'string' || typeof memoryAtLimit !== 'boolean' || !TRAP_KINDS.has(kind)) return undefined;
-      return { type, id, kind: kind as 'trap' | 'stack-overflow' | 'exit' | 'abi', message, memoryAtLimit, logs };
+      if (typeof message !== 'string' || !LIMITS.has(what)) return undefined;
+      const limit = what as Extract<OutcomeMessage, { type: 'limit' }>['what'];
+      if (bytes === undefined) return n === 4 ? { type: 'limit', what: limit, message, logs } : undefined;
+      return n === 5 && isInt(bytes) && bytes >= 0 ? { type: 'limit', what: limit, message, bytes, logs } : undefined;
     }
     default:
       return undefined;
   }
 }
 
-/** The host's `invoke` message when obviously one (`init` is once per worker: zod's). */
+/** A worker's message ({@link WorkerToHost}) when obviously one: `ready` and replies with a common outcome. */
+export function fastWorkerToHost(value: unknown): WorkerToHost | undefined {
+  if (!isPlainRecord(value)) return undefined;
+  const type = value['type'];
+  const n = keyCount(value);
+  if (type === 'ready') return n === 1 ? { type: 'ready' } : undefined;
+  if (type !== 'reply' || n !== 3) return undefined;
+  const id = value['id'];
+  const outcome = fastOutcome(value['outcome']);
+  return isInt(id) && outcome !== undefined ? { type: 'reply', id, outcome } : undefined;
+}
+
+/** The caller's spilled `invoke` when obviously one (`init` is once per worker: zod's). */
 export function fastInvokeMessage(value: unknown): Extract<HostToWorker, { type: 'invoke' }> | undefined {
   if (!isPlainRecord(value) || value['type'] !== 'invoke' || keyCount(value) !== 3) return undefined;
   const id = value['id'];
-  const request = fastWitHookRequest(value['request']);
-  return isInt(id) && request !== undefined ? { type: 'invoke', id, request } : undefined;
+  const bytes = value['bytes'];
+  return isInt(id) && bytes instanceof Uint8Array ? { type: 'invoke', id, bytes: bytes as Uint8Array<ArrayBuffer> } : undefined;
 }
 
 /** `WorkerToHost.safeParse` with the fast path in front. */
-export function parseWorkerToHost(value: unknown): SafeParse<WorkerToHost> {
+export function parseWorkerToHost(value: unknown): SafeParsed<WorkerToHost> {
   const fast = fastWorkerToHost(value);
   if (fast !== undefined) return { success: true, data: fast };
   return WorkerToHost.safeParse(value);
 }
 
 /** `HostToWorker.safeParse` with the fast path in front. */
-export function parseHostToWorker(value: unknown): SafeParse<HostToWorker> {
+export function parseHostToWorker(value: unknown): SafeParsed<HostToWorker> {
   const fast = fastInvokeMessage(value);
   if (fast !== undefined) return { success: true, data: fast };
   return HostToWorker.safeParse(value);

@@ -1,6 +1,8 @@
-import type { WitHookRequest } from '../../codec/wit.js';
-import { asGlue, GuestInstance, type GuestSpec } from '../instance/instance.js';
-import type { GuestReply, GuestRunner } from './executor.js';
+import type { Binding } from '../instance/binding.js';
+import { asGlue } from '../instance/glue.js';
+import { Instance, type InstanceSpec } from '../instance/instance.js';
+import type { EngineOutcome } from '../outcome.js';
+import { aborted, type CallOptions, type Executor } from './executor.js';
 
 /**
  * A call that held the thread at least this long is answered from a later turn of the event loop, not
@@ -14,66 +16,68 @@ function describe(error: unknown): string {
 }
 
 /**
- * Metered isolation's runner: one metered instance on the caller's thread. A call runs synchronously
- * from its start to its end (instantiating a fresh instance first when the last one was discarded) —
- * JavaScript cannot enter the instance again while it runs, so overlapping callers simply take turns
- * and one instance is enough. Each call holds the thread for at most its `timeout_ms` plus the
- * meter's overshoot (see meter/costs.ts): a runaway cannot hold it longer, nor starve the calls after it
- * for longer than that; and after a long call the event loop gets a turn (signals, timers, I/O).
+ * One metered instance on the caller's thread. A call runs synchronously from its start to its end
+ * (instantiating a fresh instance first when the last one was discarded) — JavaScript cannot enter the
+ * instance again while it runs, so overlapping callers simply take turns and one instance is enough.
+ * Each call holds the thread for at most its deadline plus the meter's overshoot (see
+ * meter/costs.ts): a runaway cannot hold it longer, nor starve the calls after it for longer than
+ * that; and after a long call the event loop gets a turn (signals, timers, I/O).
  */
-export class InThreadRunner implements GuestRunner {
-  readonly #spec: GuestSpec;
+export class InThreadExecutor<A, R> implements Executor<A, R> {
+  readonly #spec: InstanceSpec;
   readonly #glueUrl: string;
-  #guest: Promise<GuestInstance> | undefined;
+  readonly #binding: Binding<A, R>;
+  #instance: Promise<Instance<A, R>> | undefined;
   /** The instance once made: calls go straight to it, without awaiting anything. */
-  #made: GuestInstance | undefined;
+  #made: Instance<A, R> | undefined;
   #closed = false;
 
-  constructor(spec: GuestSpec, glueUrl: string) {
+  constructor(spec: InstanceSpec, glueUrl: string, binding: Binding<A, R>) {
     this.#spec = spec;
     this.#glueUrl = glueUrl;
+    this.#binding = binding;
   }
 
   /** Import the glue and make the first instance (within the load deadline). Rejects when it cannot be instantiated. */
   async warm(): Promise<void> {
-    this.#guest ??= import(this.#glueUrl).then((glue: unknown) => {
-      const guest = new GuestInstance(this.#spec, asGlue(glue));
-      guest.start();
-      return guest;
+    this.#instance ??= import(this.#glueUrl).then((glue: unknown) => {
+      const instance = new Instance(this.#spec, asGlue(glue), this.#binding);
+      instance.start();
+      return instance;
     });
-    this.#made = await this.#guest;
+    this.#made = await this.#instance;
   }
 
-  invoke(request: WitHookRequest, signal?: AbortSignal, timeoutMs?: number): GuestReply | Promise<GuestReply> {
-    if (this.#closed) return { type: 'aborted', why: 'the transport was closed' };
-    if (signal?.aborted === true) return { type: 'aborted', why: 'the call was aborted' };
-    const guest = this.#made;
-    if (guest === undefined) return this.#invokeWhenReady(request, signal, timeoutMs);
+  invoke(args: A, options?: CallOptions): EngineOutcome<R> | Promise<EngineOutcome<R>> {
+    if (this.#closed) return aborted('the executor was closed');
+    if (options?.signal?.aborted === true) return aborted('the call was aborted');
+    const instance = this.#made;
+    if (instance === undefined) return this.#invokeWhenReady(args, options);
     const started = performance.now();
-    const reply: GuestReply = guest.call(request, timeoutMs, started);
+    const outcome = instance.call(args, options?.deadlineMs, started);
     // A quick call is answered at once, synchronously: a chain of such hooks runs without a promise.
-    if (performance.now() - started < YIELD_AFTER_MS) return reply;
-    return new Promise((resolve) => setImmediate(() => resolve(reply)));
+    if (performance.now() - started < YIELD_AFTER_MS) return outcome;
+    return new Promise((resolve) => setImmediate(() => resolve(outcome)));
   }
 
-  async #invokeWhenReady(request: WitHookRequest, signal?: AbortSignal, timeoutMs?: number): Promise<GuestReply> {
+  async #invokeWhenReady(args: A, options?: CallOptions): Promise<EngineOutcome<R>> {
     try {
       await this.warm();
     } catch (error) {
-      if (this.#closed) return { type: 'aborted', why: 'the transport was closed' };
-      return { type: 'unavailable', message: `cannot instantiate the component: ${describe(error)}` };
+      if (this.#closed) return aborted('the executor was closed');
+      return { type: 'load-failure', message: `cannot instantiate the component: ${describe(error)}`, logs: {} };
     }
-    return this.invoke(request, signal, timeoutMs);
+    return this.invoke(args, options);
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    const guest = this.#guest;
+    const instance = this.#instance;
     this.#made = undefined;
-    if (guest === undefined) return;
+    if (instance === undefined) return;
     try {
-      (await guest).discard();
+      (await instance).discard();
     } catch {
       // Never instantiated: nothing to close.
     }

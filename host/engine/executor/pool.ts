@@ -1,20 +1,27 @@
 import { Worker } from 'node:worker_threads';
-import type { WitHookRequest } from '../../codec/wit.js';
-import type { GuestReply, GuestRunner } from './executor.js';
+import type { EngineOutcome } from '../outcome.js';
+import type { Codec } from './codec.js';
+import { aborted, type CallOptions, type Executor } from './executor.js';
 import { parseWorkerToHost } from './fast-messages.js';
-import type { InitMessage } from './messages.js';
+import type { CallReply, InitMessage } from './messages.js';
 import { sourceWorkerEntry } from './from-source.js';
-import { CallerMailbox, createMailboxBuffer } from './mailbox.js';
-
+import { CallerMailbox, MailboxError, createMailboxBuffer } from './mailbox.js';
 
 /** How a pool runs its guests. */
-export interface PoolOptions {
+export interface PoolOptions<A, R> {
+  /**
+   * The worker's entry module: the embedder's, which calls `serveWorker` with its binding and codec
+   * (a `.ts` URL when running from sources: bundled once per process, from-source.ts).
+   */
+  readonly entry: URL;
   /** What every worker is told to instantiate (each also gets its own mailbox). */
   readonly init: Omit<InitMessage, 'mailbox'>;
+  /** How a call's arguments and result cross (the embedder's). */
+  readonly codec: Codec<A, R>;
   /** Most workers (each with its own instance) for concurrent calls; at least one. */
   readonly maxWorkers: number;
-  /** Deadline per call from the moment a ready worker takes it. */
-  readonly timeoutMs: number;
+  /** Deadline per call, from the moment a ready worker takes it (a call may be given a shorter one). */
+  readonly deadlineMs: number;
   /**
    * After a call's deadline (answered at once), how long its worker may take to come back by itself —
    * its meter stops the guest a few ms after the deadline — before it is terminated and replaced.
@@ -26,14 +33,16 @@ export interface PoolOptions {
   readonly heapMb: number;
 }
 
-interface Job {
+interface Job<A, R> {
   readonly id: number;
-  readonly request: WitHookRequest;
-  readonly settle: (reply: GuestReply) => void;
-  slot?: Slot;
+  readonly args: A;
+  /** This call's deadline (ms from when a worker takes it). */
+  readonly deadlineMs: number;
+  readonly settle: (outcome: EngineOutcome<R>) => void;
+  slot?: Slot<A, R>;
 }
 
-interface Slot {
+interface Slot<A, R> {
   readonly worker: Worker;
   /** The per-call hop: requests and replies through shared memory (worker/mailbox.ts). */
   readonly mailbox: CallerMailbox;
@@ -41,24 +50,23 @@ interface Slot {
   state: 'starting' | 'idle' | 'busy' | 'draining' | 'stopped';
   /** Has instantiated the component at least once. */
   everReady: boolean;
-  job?: Job | undefined;
+  job?: Job<A, R> | undefined;
   startTimer?: NodeJS.Timeout | undefined;
   /**
    * A spilled reply: the worker posts it, then hands the mailbox's turn back. The two reach this
    * thread in either order, and the reply may only be taken once the mailbox is the caller's again
    * (else the next call would find the mailbox still busy): whichever comes first waits here.
    */
-  spilled?: { readonly reply: (GuestReply & { readonly id: number }) | undefined; readonly turnBack: boolean } | undefined;
+  spilled?: { readonly reply: CallReply | undefined; readonly turnBack: boolean } | undefined;
 }
 
-/**
- * How the worker entry is started: from dist/ the compiled `.js` sibling; from TypeScript sources
- * (tests, tsx) the `.ts` entry bundled once per process (worker/from-source.ts).
- */
-function workerEntry(): URL {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new URL('./worker-entry.js', here);
-  return sourceWorkerEntry(new URL('./worker-entry.ts', here));
+/** A worker entry from dist/ runs as it is; one from the TypeScript sources (tests, tsx) is bundled first. */
+function runnableEntry(entry: URL): URL {
+  return entry.pathname.endsWith('.ts') ? sourceWorkerEntry(entry) : entry;
+}
+
+function timedOut(ms: number): EngineOutcome<never> {
+  return { type: 'timeout', reason: 'deadline', phase: 'call', message: `the guest did not answer within its deadline (${ms} ms)`, logs: {} };
 }
 
 /**
@@ -74,18 +82,19 @@ function workerEntry(): URL {
  * unref'd: an idle pool does not keep the process alive. Nothing a worker writes to its stdout/stderr
  * reaches the host's: both are drained and dropped.
  */
-export class WorkerPool implements GuestRunner {
-  readonly #options: PoolOptions;
-  readonly #entry = workerEntry();
-  readonly #slots = new Set<Slot>();
-  readonly #queue: Job[] = [];
+export class WorkerPool<A, R> implements Executor<A, R> {
+  readonly #options: PoolOptions<A, R>;
+  readonly #entry: URL;
+  readonly #slots = new Set<Slot<A, R>>();
+  readonly #queue: Array<Job<A, R>> = [];
   readonly #readyWaiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
   #unavailable: string | undefined;
   #closed = false;
   #nextId = 1;
 
-  constructor(options: PoolOptions) {
+  constructor(options: PoolOptions<A, R>) {
     this.#options = options;
+    this.#entry = runnableEntry(options.entry);
   }
 
   /** Start the first worker and wait for its instance. Rejects when the component cannot be instantiated. */
@@ -97,25 +106,29 @@ export class WorkerPool implements GuestRunner {
     return ready;
   }
 
-  /** Run one call. Always resolves: every way a call can end is a {@link GuestReply}. */
-  invoke(request: WitHookRequest, signal?: AbortSignal): Promise<GuestReply> {
-    if (this.#closed) return Promise.resolve({ type: 'aborted', why: 'the transport is closed' });
-    if (this.#unavailable !== undefined) return Promise.resolve({ type: 'unavailable', message: this.#unavailable });
-    return new Promise<GuestReply>((resolve) => {
+  /** Run one call. Always resolves: every way a call can end is an {@link EngineOutcome}. */
+  invoke(args: A, options?: CallOptions): Promise<EngineOutcome<R>> {
+    if (this.#closed) return Promise.resolve(aborted('the executor is closed'));
+    if (this.#unavailable !== undefined) return Promise.resolve({ type: 'load-failure', message: this.#unavailable, logs: {} });
+    const signal = options?.signal;
+    const own = this.#options.deadlineMs;
+    const deadlineMs = options?.deadlineMs === undefined ? own : Math.max(1, Math.min(own, Math.ceil(options.deadlineMs)));
+    return new Promise<EngineOutcome<R>>((resolve) => {
       let settled = false;
       const onAbort = (): void => this.#abort(job, 'the call was aborted');
-      const job: Job = {
+      const job: Job<A, R> = {
         id: this.#nextId++,
-        request,
-        settle: (reply) => {
+        args,
+        deadlineMs,
+        settle: (outcome) => {
           if (settled) return;
           settled = true;
           signal?.removeEventListener('abort', onAbort);
-          resolve(reply);
+          resolve(outcome);
         },
       };
       if (signal?.aborted === true) {
-        job.settle({ type: 'aborted', why: 'the call was aborted' });
+        job.settle(aborted('the call was aborted'));
         return;
       }
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -128,9 +141,9 @@ export class WorkerPool implements GuestRunner {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const job of this.#queue.splice(0)) job.settle({ type: 'aborted', why: 'the transport was closed' });
-    for (const waiter of this.#readyWaiters.splice(0)) waiter.reject(new Error('the transport was closed'));
-    await Promise.all([...this.#slots].map((slot) => this.#stop(slot, { type: 'aborted', why: 'the transport was closed' })));
+    for (const job of this.#queue.splice(0)) job.settle(aborted('the executor was closed'));
+    for (const waiter of this.#readyWaiters.splice(0)) waiter.reject(new Error('the executor was closed'));
+    await Promise.all([...this.#slots].map((slot) => this.#stop(slot, aborted('the executor was closed'))));
   }
 
   #spawn(): void {
@@ -148,7 +161,7 @@ export class WorkerPool implements GuestRunner {
     worker.stdout.resume();
     worker.stderr.resume();
     const buffer = createMailboxBuffer();
-    const slot: Slot = { worker, mailbox: new CallerMailbox(buffer), state: 'starting', everReady: false };
+    const slot: Slot<A, R> = { worker, mailbox: new CallerMailbox(buffer), state: 'starting', everReady: false };
     this.#slots.add(slot);
     this.#armStartup(slot);
     worker.on('message', (raw: unknown) => this.#onMessage(slot, raw));
@@ -158,13 +171,13 @@ export class WorkerPool implements GuestRunner {
     worker.postMessage(init);
   }
 
-  #armStartup(slot: Slot): void {
+  #armStartup(slot: Slot<A, R>): void {
     slot.startTimer = setTimeout(() => {
       this.#failStart(slot, `the component did not instantiate within ${this.#options.startupTimeoutMs} ms`);
     }, this.#options.startupTimeoutMs);
   }
 
-  #onMessage(slot: Slot, raw: unknown): void {
+  #onMessage(slot: Slot<A, R>, raw: unknown): void {
     if (slot.state === 'stopped') return;
     const parsed = parseWorkerToHost(raw);
     if (!parsed.success) {
@@ -193,7 +206,7 @@ export class WorkerPool implements GuestRunner {
   }
 
   /** The mailbox said the reply was spilled (its turn is back with this thread): take the reply if it is here. */
-  #turnBack(slot: Slot): void {
+  #turnBack(slot: Slot<A, R>): void {
     const reply = slot.spilled?.reply;
     if (reply === undefined) {
       slot.spilled = { reply: undefined, turnBack: true };
@@ -204,7 +217,7 @@ export class WorkerPool implements GuestRunner {
   }
 
   /** A worker answered its call (through the mailbox or, spilled, by message). */
-  #replied(slot: Slot, reply: GuestReply & { readonly id: number }): void {
+  #replied(slot: Slot<A, R>, reply: CallReply): void {
     if (slot.state === 'draining') {
       // The call it ran was answered at its deadline; the worker is back.
       slot.job = undefined;
@@ -214,17 +227,37 @@ export class WorkerPool implements GuestRunner {
     }
     const job = slot.job;
     if (slot.state !== 'busy' || job === undefined || job.id !== reply.id) return;
+    const outcome = this.#outcome(reply);
+    if (outcome === undefined) {
+      this.#onDeath(slot, new MailboxError(`the guest worker's result for call ${reply.id} is not a result of this call's type`));
+      return;
+    }
     slot.job = undefined;
-    job.settle(reply);
+    job.settle(outcome);
     slot.state = 'idle';
     this.#dispatch();
   }
 
+  /** The reply's outcome with its value decoded by the codec (undefined: not a value of the call's type). */
+  #outcome(reply: CallReply): EngineOutcome<R> | undefined {
+    const outcome = reply.outcome;
+    if (outcome.type !== 'ok') return outcome;
+    const value = this.#options.codec.resultFromJson(outcome.value);
+    return value === undefined ? undefined : { type: 'ok', value, logs: outcome.logs };
+  }
+
   /** Take what the mailbox says, when the worker answered (true); false when the wait timed out. */
-  #arrived(slot: Slot, reply: Awaited<ReturnType<CallerMailbox['waitReply']>>): boolean {
+  #arrived(slot: Slot<A, R>, id: number, reply: Awaited<ReturnType<CallerMailbox['waitReply']>>): boolean {
     if (reply === 'timeout') return false;
-    if (reply === 'spilled') this.#turnBack(slot);
-    else this.#replied(slot, reply);
+    if (reply === 'spilled') {
+      this.#turnBack(slot);
+      return true;
+    }
+    const parsed = parseWorkerToHost(reply.json);
+    if (!parsed.success || parsed.data.type !== 'reply' || parsed.data.id !== id) {
+      throw new MailboxError(`mailbox: the reply is not the reply to call ${id}${parsed.success ? '' : `: ${parsed.error.message}`}`);
+    }
+    this.#replied(slot, parsed.data);
     return true;
   }
 
@@ -232,19 +265,19 @@ export class WorkerPool implements GuestRunner {
    * Wait for the worker's answer to `job`: at most the deadline, then (the call answered `timeout`)
    * the grace period for the worker to come back by itself, after which it is replaced.
    */
-  async #awaitReply(slot: Slot, job: Job): Promise<void> {
+  async #awaitReply(slot: Slot<A, R>, job: Job<A, R>): Promise<void> {
     try {
-      const reply = await slot.mailbox.waitReply(job.id, this.#options.timeoutMs);
-      if (slot.state === 'stopped' || this.#arrived(slot, reply)) return;
+      const reply = await slot.mailbox.waitReply(job.id, job.deadlineMs);
+      if (slot.state === 'stopped' || this.#arrived(slot, job.id, reply)) return;
       // Answer at the deadline. The worker's meter stops the guest just after it; if the worker is not
       // back within the grace period, it is replaced in the background.
-      job.settle({ type: 'timeout' });
+      job.settle(timedOut(job.deadlineMs));
       if (slot.state !== 'busy' || slot.job !== job) return;
       slot.state = 'draining';
       this.#dispatch();
       const late = await slot.mailbox.waitReply(job.id, this.#options.graceMs);
-      if (slot.state !== 'draining' || this.#arrived(slot, late)) return;
-      void this.#stop(slot, { type: 'timeout' });
+      if (slot.state !== 'draining' || this.#arrived(slot, job.id, late)) return;
+      void this.#stop(slot, timedOut(job.deadlineMs));
       this.#replenish();
     } catch (error) {
       // A reply that breaks the mailbox's layout: not our worker any more.
@@ -253,14 +286,14 @@ export class WorkerPool implements GuestRunner {
   }
 
   /** A worker that cannot instantiate the component: no worker can. Every waiting call fails. */
-  #failStart(slot: Slot, message: string): void {
+  #failStart(slot: Slot<A, R>, message: string): void {
     this.#unavailable = message;
-    void this.#stop(slot, { type: 'unavailable', message });
-    for (const job of this.#queue.splice(0)) job.settle({ type: 'unavailable', message });
+    void this.#stop(slot, { type: 'load-failure', message, logs: {} });
+    for (const job of this.#queue.splice(0)) job.settle({ type: 'load-failure', message, logs: {} });
     for (const waiter of this.#readyWaiters.splice(0)) waiter.reject(new Error(message));
   }
 
-  #onDeath(slot: Slot, error: Error): void {
+  #onDeath(slot: Slot<A, R>, error: Error): void {
     if (slot.state === 'stopped') return;
     const outOfMemory = (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY';
     if (!slot.everReady) {
@@ -268,12 +301,13 @@ export class WorkerPool implements GuestRunner {
       this.#failStart(slot, `the guest worker failed to start: ${error.message}`);
       return;
     }
-    void this.#stop(slot, { type: 'crashed', message: `the guest worker died: ${error.message}`, outOfMemory });
+    const message = `the guest worker died: ${error.message}`;
+    void this.#stop(slot, outOfMemory ? { type: 'limit', what: 'memory', message, logs: {} } : { type: 'trap', kind: 'crash', message, memoryAtLimit: false, logs: {} });
     this.#replenish();
   }
 
   /** Terminate a worker (without waiting to answer its call: `reply` goes out now) and forget it. */
-  async #stop(slot: Slot, reply: GuestReply): Promise<void> {
+  async #stop(slot: Slot<A, R>, reply: EngineOutcome<R>): Promise<void> {
     if (slot.state === 'stopped') return;
     slot.state = 'stopped';
     if (slot.startTimer !== undefined) clearTimeout(slot.startTimer);
@@ -284,27 +318,30 @@ export class WorkerPool implements GuestRunner {
     await slot.worker.terminate().catch(() => undefined);
   }
 
-  #abort(job: Job, why: string): void {
+  #abort(job: Job<A, R>, why: string): void {
     const queued = this.#queue.indexOf(job);
     if (queued >= 0) {
       this.#queue.splice(queued, 1);
-      job.settle({ type: 'aborted', why });
+      job.settle(aborted(why));
       return;
     }
     if (job.slot !== undefined && job.slot.job === job) {
-      void this.#stop(job.slot, { type: 'aborted', why });
+      void this.#stop(job.slot, aborted(why));
       this.#replenish();
     }
   }
 
-  #run(slot: Slot, job: Job): void {
+  #run(slot: Slot<A, R>, job: Job<A, R>): void {
     slot.state = 'busy';
     slot.job = job;
     job.slot = slot;
-    if (!slot.mailbox.post(job.id, job.request)) {
+    const codec = this.#options.codec;
+    if (!slot.mailbox.post(job.id, (into) => codec.encodeArgs(job.args, into), job.deadlineMs)) {
       // Too large for the mailbox: by message, the mailbox keeping the turn (the worker takes it from its port).
-      slot.worker.postMessage({ type: 'invoke', id: job.id, request: job.request });
-      slot.mailbox.postSpilled(job.id);
+      const buffer = new Uint8Array(codec.maxArgsBytes(job.args));
+      const length = codec.encodeArgs(job.args, buffer);
+      slot.worker.postMessage({ type: 'invoke', id: job.id, bytes: buffer.subarray(0, Math.max(0, length)) });
+      slot.mailbox.postSpilled(job.id, job.deadlineMs);
     }
     void this.#awaitReply(slot, job);
   }

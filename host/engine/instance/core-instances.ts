@@ -9,7 +9,7 @@
  *   const bound = bindDirectCall(plan, instances, modules);
  */
 import { Wasm, type WasmGlobal, type WasmInstance, type WasmModule } from '../wasm-api.js';
-import { DirectCaller } from './direct-caller.js';
+import { AbiSession } from './abi.js';
 import { ImportGate } from './gate.js';
 import type { DirectPlan } from './plan.js';
 
@@ -77,12 +77,12 @@ export class CoreInstances {
   }
 }
 
-export type Bound = { readonly ok: true; readonly caller: DirectCaller } | { readonly ok: false; readonly reason: string };
+export type Bound = { readonly ok: true; readonly session: AbiSession } | { readonly ok: false; readonly reason: string };
 
 type Fn = (...args: number[]) => number;
 
 /**
- * A {@link DirectCaller} over the instances the glue made, as `plan` says — or why not: the glue made
+ * An {@link AbiSession} over the instances the glue made, as `plan` says — or why not: the glue made
  * other instances than the plan expects (count, or a module other than the one named).
  */
 export function bindDirectCall(plan: DirectPlan, instances: CoreInstances, modules: Readonly<Record<string, WasmModule>>): Bound {
@@ -95,18 +95,18 @@ export function bindDirectCall(plan: DirectPlan, instances: CoreInstances, modul
   }
   const get = (ref: { instance: number; name: string }): unknown => made[ref.instance]?.instance.exports[ref.name];
   const memory = get(plan.memory);
-  const handle = get(plan.handle);
+  const fn = get(plan.fn);
   const realloc = get(plan.realloc);
   const postReturn = plan.postReturn === undefined ? undefined : get(plan.postReturn);
   if (!(memory instanceof Wasm.Memory)) return { ok: false, reason: 'the memory export is not a memory' };
-  if (typeof handle !== 'function' || typeof realloc !== 'function' || (plan.postReturn !== undefined && typeof postReturn !== 'function')) {
+  if (typeof fn !== 'function' || typeof realloc !== 'function' || (plan.postReturn !== undefined && typeof postReturn !== 'function')) {
     return { ok: false, reason: 'an export the call needs is not a function' };
   }
   return {
     ok: true,
-    caller: new DirectCaller({
+    session: new AbiSession({
       memory,
-      handle: handle as Fn,
+      fn: fn as Fn,
       realloc: realloc as Fn,
       postReturn: postReturn as ((ptr: number) => void) | undefined,
       mayLeaveFlag: mayLeaveFlag(made, plan.componentIdx),

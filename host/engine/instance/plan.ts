@@ -1,17 +1,17 @@
 /**
- * Discovery: can this component's `handle` be called directly, and through which core exports?
+ * Discovery: can this component's export be called directly, and through which core exports?
  *
  * jco's transpiled glue (instantiation mode) is the source: it says which core instance exports the
- * lifted function, the memory, `cabi_realloc` and the post-return it uses — in the QuickJS guest the
- * handler and its memory live in different core instances — and in which order it instantiates the
+ * lifted function, the memory, `cabi_realloc` and the post-return it uses — in a QuickJS guest the
+ * function and its memory live in different core instances — and in which order it instantiates the
  * core modules. The planner reads exactly that, checks that the glue lowers and lifts with the
- * layout of our world (wit/hook.wit) in UTF-8, and that the core modules export what it names. Any
- * other shape (another jco's glue, another encoding, another layout, an async lift) is "not
- * direct-callable": the transport keeps calling through jco's glue.
+ * layout the binding expects ({@link DirectPlanSpec}) in UTF-8, and that the core modules export what
+ * it names. Any other shape (another jco's glue, another encoding, another layout, an async lift) is
+ * "not direct-callable": the instance keeps calling through jco's glue.
  */
 import { z } from 'zod';
 import { Wasm, type WasmModule } from '../wasm-api.js';
-import { GLUE_LIFTING_ACCESSES, GLUE_LOWERING_ACCESSES } from '../../transports/component/layout.js';
+import type { DirectPlanSpec } from './binding.js';
 
 /** A core export: the `instance`-th core instance the glue makes (in call order), and the export's name. */
 const CoreRefSchema = z.strictObject({
@@ -23,18 +23,18 @@ const CoreRefSchema = z.strictObject({
 export type CoreRef = z.infer<typeof CoreRefSchema>;
 
 /**
- * The canon options of the lifted `handle`, as core exports, and the glue's instantiation order —
+ * The canon options of the lifted function, as core exports, and the glue's instantiation order —
  * plain data, so the host plans once at load time and sends the plan to each worker in its `init`
  * message (validated there like the rest of it).
  */
 export const DirectPlanSchema = z.strictObject({
-  handle: CoreRefSchema,
+  fn: CoreRefSchema,
   memory: CoreRefSchema,
   realloc: CoreRefSchema,
   /** Absent when the component declares no post-return. */
   postReturn: CoreRefSchema.optional(),
   encoding: z.literal('utf8'),
-  /** jco's index of the component that exports `handle` (its "may leave" flag is `instance<N>`). */
+  /** jco's index of the component that exports the function (its "may leave" flag is `instance<N>`). */
   componentIdx: z.number().int().nonnegative(),
   /** The module names of every `instantiateCore` call, in order. */
   instantiations: z.array(z.string()).readonly(),
@@ -88,42 +88,42 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /**
- * Find the canon options of `handler`'s `handle` in jco's glue source. `handler` is the export key,
- * e.g. `basis:hook/handler@1.0.0`. With `modules`, also check that the named core modules export
- * what the glue takes from them (a function, a memory).
+ * Find the canon options of `exportKey`'s function `fn` in jco's glue source (`exportKey` is the
+ * export's key, e.g. `basis:hook/handler@1.0.0`), checked against `spec`. With `modules`, also check
+ * that the named core modules export what the glue takes from them (a function, a memory).
  */
-export function planDirectCall(glue: string, handler: string, modules?: Readonly<Record<string, WasmModule>>): PlanResult {
-  const ret = new RegExp(`'${escape(handler)}': ([\\w$]+)`).exec(glue);
-  if (ret?.[1] === undefined) return no(`the glue exports no ${handler}`);
-  const object = new RegExp(`const ${escape(ret[1])} = \\{\\s*handle: ([\\w$]+),\\s*\\};`).exec(glue);
-  if (object?.[1] === undefined) return no(`the glue's ${handler} is not an object with exactly one function, handle`);
+export function planDirectCall(glue: string, exportKey: string, fn: string, spec: DirectPlanSpec, modules?: Readonly<Record<string, WasmModule>>): PlanResult {
+  const ret = new RegExp(`'${escape(exportKey)}': ([\\w$]+)`).exec(glue);
+  if (ret?.[1] === undefined) return no(`the glue exports no ${exportKey}`);
+  const object = new RegExp(`const ${escape(ret[1])} = \\{\\s*${escape(fn)}: ([\\w$]+),\\s*\\};`).exec(glue);
+  if (object?.[1] === undefined) return no(`the glue's ${exportKey} is not an object with exactly one function, ${fn}`);
   const body = functionBody(glue, object[1]);
   if (body === undefined) return no(`cannot find the glue's function ${object[1]}`);
 
-  if (/\bisAsync: true\b/.test(body) || /callbackFn(?:Name)?: (?!null)/.test(body)) return no('handle is lifted async');
+  if (/\bisAsync: true\b/.test(body) || /callbackFn(?:Name)?: (?!null)/.test(body)) return no(`${fn} is lifted async`);
   const component = /getOrCreateAsyncState\((\d+)\)\.throwIfTrapped\(\)/.exec(body);
-  if (component?.[1] === undefined) return no('the glue does not check the instance before calling handle');
-  const record = /var ptr0 = ([\w$]+)\(0, 0, 4, 64\);/.exec(body);
-  if (record?.[1] === undefined) return no('the glue does not allocate a 64-byte request record');
+  if (component?.[1] === undefined) return no(`the glue does not check the instance before calling ${fn}`);
+  const record = new RegExp(`var ptr0 = ([\\w$]+)\\(0, 0, 4, ${spec.recordSize}\\);`).exec(body);
+  if (record?.[1] === undefined) return no(`the glue does not allocate a ${spec.recordSize}-byte argument record`);
   const realloc = record[1];
   const lowered = [...body.matchAll(/_utf8AllocateAndEncode\([\w$]+, ([\w$]+), ([\w$]+)\)/g)];
-  if (lowered.length !== 6) return no(`the glue lowers ${lowered.length} UTF-8 strings, not the request's 6`);
+  if (lowered.length !== spec.strings) return no(`the glue lowers ${lowered.length} UTF-8 strings, not the record's ${spec.strings}`);
   const memory = lowered[0]?.[2];
-  if (memory === undefined || lowered.some((m) => m[1] !== realloc || m[2] !== memory)) return no('the request strings are lowered with different realloc/memory pairs');
+  if (memory === undefined || lowered.some((m) => m[1] !== realloc || m[2] !== memory)) return no('the argument strings are lowered with different realloc/memory pairs');
   if (/_utf16|latin1|utf16/i.test(body)) return no('the glue uses a string encoding other than UTF-8');
   const decodes = [...body.matchAll(/TEXT_DECODER_UTF8\.decode\(new Uint8Array\(([\w$]+)\.buffer/g)];
-  if (decodes.length !== 6 || decodes.some((m) => m[1] !== memory)) return no('the answer strings are not lifted as 6 UTF-8 strings from the same memory');
+  if (decodes.length !== spec.liftedStrings || decodes.some((m) => m[1] !== memory)) return no(`the result strings are not lifted as ${spec.liftedStrings} UTF-8 strings from the same memory`);
   const lowering = accesses(body, 'ptr0', memory);
-  if (lowering === undefined || !sameSet(lowering, GLUE_LOWERING_ACCESSES)) return no('the request record has another layout');
+  if (lowering === undefined || !sameSet(lowering, spec.loweringAccesses)) return no('the argument record has another layout');
   const lifting = accesses(body, 'ret', memory);
-  if (lifting === undefined || !sameSet(lifting, GLUE_LIFTING_ACCESSES)) return no('the result has another layout');
+  if (lifting === undefined || !sameSet(lifting, spec.liftingAccesses)) return no('the result has another layout');
   const call = /fn: \(\) => ([\w$]+)\(ptr0\),/.exec(body);
-  if (call?.[1] === undefined) return no('cannot find the core call of handle');
+  if (call?.[1] === undefined) return no(`cannot find the core call of ${fn}`);
   const post = /cstate\.mayLeave = false;\s*([\w$]+)\(ret\);\s*cstate\.mayLeave = true;/.exec(body);
   if (post === null && /\bpostReturn/.test(body)) return no('the glue calls a post-return in a way not understood');
 
   const refs = new Map<string, [number, string]>();
-  for (const [what, variable] of [['handle', call[1]], ['memory', memory], ['realloc', realloc], ['post-return', post?.[1]]] as const) {
+  for (const [what, variable] of [['function', call[1]], ['memory', memory], ['realloc', realloc], ['post-return', post?.[1]]] as const) {
     if (variable === undefined) continue;
     const found = assignment(glue, variable);
     if (found === undefined) return no(`the ${what} (${variable}) is not taken from a core instance's exports`);
@@ -150,15 +150,15 @@ export function planDirectCall(glue: string, handler: string, modules?: Readonly
     if (entry === undefined) return undefined;
     return { instance, module: entry[1], name };
   };
-  const handleRef = ref('handle');
+  const fnRef = ref('function');
   const memoryRef = ref('memory');
   const reallocRef = ref('realloc');
   const postRef = post === null ? undefined : ref('post-return');
-  if (handleRef === undefined || memoryRef === undefined || reallocRef === undefined || (post !== null && postRef === undefined)) {
+  if (fnRef === undefined || memoryRef === undefined || reallocRef === undefined || (post !== null && postRef === undefined)) {
     return no('an export the call needs comes from an instance the glue does not make');
   }
   const plan: DirectPlan = {
-    handle: handleRef,
+    fn: fnRef,
     memory: memoryRef,
     realloc: reallocRef,
     ...(postRef === undefined ? {} : { postReturn: postRef }),
@@ -180,7 +180,7 @@ function countSignatureMentions(glue: string): number {
 
 function checkModules(plan: DirectPlan, modules: Readonly<Record<string, WasmModule>>): string | undefined {
   const want: Array<[CoreRef | undefined, 'function' | 'memory']> = [
-    [plan.handle, 'function'],
+    [plan.fn, 'function'],
     [plan.memory, 'memory'],
     [plan.realloc, 'function'],
     [plan.postReturn, 'function'],

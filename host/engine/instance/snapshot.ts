@@ -1,19 +1,6 @@
 import { FLAGS_EXPORT, GLOBAL_EXPORT_PREFIX } from '../meter/instrument.js';
 import { Wasm, WASM_PAGE_BYTES, type WasmGlobal, type WasmInstance, type WasmMemory, type WasmTable } from '../wasm-api.js';
 
-/**
- * When a component instance's state is reset between calls (the `state` option):
- * - `per_tenant` (default): before a call whose tenant — the request's (`workspace`, `agent_id`) —
- *   differs from the previous call's, so nothing one tenant's call left behind is visible to another
- *   tenant's; a runtime serving one agent never pays for it;
- * - `per_call`: before every call (but the first on a fresh instance), so no call sees another's;
- * - `shared`: never — one instance serves every caller and keeps what it keeps until it traps (the
- *   behaviour before this option existed; only for guests trusted to keep no secrets).
- */
-export type StatePolicy = 'per_call' | 'per_tenant' | 'shared';
-
-export const STATE_POLICIES: readonly StatePolicy[] = ['per_call', 'per_tenant', 'shared'];
-
 interface MemoryImage {
   readonly memory: WasmMemory;
   readonly bytes: number;

@@ -1,5 +1,5 @@
 import type { ImportObject } from './generated/hook.js';
-import type { HookLogs } from '../../runner/transport.js';
+import { NO_LOGS, type EngineLogs } from '../outcome.js';
 import { createCli } from './cli.js';
 import { createMonotonicClock, wallClock } from './clocks.js';
 import { OpenFiles, createFilesystem, type ReadOnlyDir } from './filesystem.js';
@@ -14,15 +14,15 @@ import { ResourceLedger, type CallResources } from './resources.js';
  * it: the generated import object with the WASI keys' versions stripped. Typed from the WIT, so an
  * interface the sandbox does not implement, or implements with the wrong shape, fails to compile.
  */
-export type SandboxImports = {
-  [K in keyof ImportObject as K extends `wasi:${infer Name}@${string}` ? `wasi:${Name}` : K]: ImportObject[K];
+export type WasiImports = {
+  [K in keyof ImportObject as K extends `wasi:${infer Name}@${string}` ? `wasi:${Name}` : never]: ImportObject[K];
 } & {
   /** Not an interface a guest can import (the allowlist has no such name): what the host's patch of the glue calls. */
   readonly [GLUE_HOST_KEY]: GlueHost;
-};
+} & Readonly<Record<string, unknown>>;
 
-/** What a sandbox gives its guest beyond nothing: resolved by the host from the hook's grants. */
-export interface SandboxConfig {
+/** What the sandbox gives its guest beyond nothing: resolved by the embedder from its grants. */
+export interface WasiConfig {
   /** The guest's whole environment (explicit values and allowed host variables). */
   readonly env: ReadonlyArray<readonly [string, string]>;
   /** Read-only directories: guest path → real host directory. */
@@ -34,22 +34,27 @@ export interface SandboxConfig {
 export type { Sleeper } from './io.js';
 
 /** How the host runs the guest, as far as its imports care. */
-export interface SandboxHost {
+export interface WasiHost {
   /**
    * How a guest's wait on a clock (`pollable.block`, `poll`) is done. Default: block the thread until
    * the instant (a worker's deadline still applies). In-thread isolation refuses waits past what the
    * call may still spend — a sleeping guest must not hold the host's thread beyond its budget.
    */
   readonly sleep?: Sleeper;
-  /** How the glue's lifts are charged and capped, and who is told the handle tables (sandbox/host-calls.ts). */
+  /** How the glue's lifts are charged and capped, and who is told the handle tables (wasi/host-calls.ts). */
   readonly glue?: GlueHostOptions;
+  /**
+   * Import keys (with version) the component's world names that carry only types: nothing to supply,
+   * but the glue asks for the key (`basis:hook/types@1.0.0`).
+   */
+  readonly typeOnly?: readonly string[] | undefined;
 }
 
-/** One guest instance's WASI world. */
-export interface Sandbox {
-  readonly imports: SandboxImports;
+/** One instance's WASI: deny-by-default imports, and a log sink of what the guest writes. */
+export interface Wasi {
+  readonly imports: WasiImports;
   /** What the guest wrote since the last take, capped; empty streams are left out. */
-  takeLogs(): HookLogs;
+  takeLogs(): EngineLogs;
   /** The call is over: close what it opened and left open (see resources.ts). */
   endCall(): CallResources;
   /** How many of the sandbox's resources the guest holds now. */
@@ -58,9 +63,6 @@ export interface Sandbox {
   dispose(): void;
 }
 
-/** What a call that wrote nothing took: one frozen object, not a fresh one per call. */
-const NO_LOGS: HookLogs = Object.freeze({});
-
 /**
  * Build the WASI imports for one guest instance, deny by default: no preopened directories, the
  * granted environment only (empty without grants), no arguments, stdin at end of stream, stdout and
@@ -68,16 +70,17 @@ const NO_LOGS: HookLogs = Object.freeze({});
  * the loader refuses such components). Clocks and random are provided. No import blocks the thread
  * except a wait on a clock, which goes through `host.sleep`.
  */
-export function createSandbox(config: SandboxConfig, host: SandboxHost = {}): Sandbox {
+export function createWasi(config: WasiConfig, host: WasiHost = {}): Wasi {
   const sleep = host.sleep ?? sleepUntil;
   const logs = { stdout: new LogBuffer(config.maxLogBytes), stderr: new LogBuffer(config.maxLogBytes) };
   const files = new OpenFiles();
   const ledger = new ResourceLedger();
   const cli = createCli({ env: config.env }, logs, ledger);
   const fs = createFilesystem(config.readOnlyDirs, files, ledger);
-  const imports: SandboxImports = {
-    // Types only: nothing to supply, but the key must exist for glue that asks for it.
-    'basis:hook/types@1.0.0': {},
+  const typeOnly: Record<string, object> = {};
+  for (const key of host.typeOnly ?? []) typeOnly[key] = {};
+  const imports: WasiImports = {
+    ...typeOnly,
     'wasi:cli/environment': cli.environment,
     'wasi:cli/exit': cli.exit,
     'wasi:cli/stdin': cli.stdin,

@@ -1,4 +1,4 @@
-import type { ComponentInfo } from '../../engine/engine.js';
+import type { ComponentInfo } from '../../transports/component/info.js';
 import { KitError } from '../errors/kit-error.js';
 
 /**
