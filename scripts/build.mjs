@@ -69,7 +69,9 @@ export function buildLibrary() {
   rmSync(DIST, { recursive: true, force: true });
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   step(process.execPath, [tsc, '-p', 'tsconfig.build.json']);
+  // The generated WIT types are declaration files tsc does not copy.
   cpSync(join(ROOT, 'host/engine/wasi/generated'), join(DIST, 'engine/wasi/generated'), { recursive: true });
+  cpSync(join(ROOT, 'host/transports/component/generated'), join(DIST, 'transports/component/generated'), { recursive: true });
   step(process.execPath, [join(ROOT, 'scripts/bundle-cli.mjs')]);
   writeFileSync(STAMP, `${hash}\n`);
 }

@@ -8,7 +8,7 @@
  *    host's environment has `JCO_DEBUG`) becomes a plain return.
  * 2. **Strict strings**: its `TextDecoder`s are made fatal (not UTF-8 → `malformed_response`, as from
  *    a subprocess, never U+FFFD the guest did not write).
- * 3. **Bounded lifts** (sandbox/host-calls.ts): every length the glue takes from the guest — a list or
+ * 3. **Bounded lifts** (wasi/host-calls.ts): every length the glue takes from the guest — a list or
  *    string argument of a host call, a string of `handle`'s answer, a copy between the component's
  *    inner memories — goes through the sandbox's `lift` first, which refuses it past a cap or charges
  *    its predicted time against the call's deadline. Anything else that reads a length from the guest
@@ -16,7 +16,7 @@
  *    refused: the sandbox's world has none of it, so only a component written to attack the glue would.
  * 4. **Bounded, observable handle tables**: a handle table stops growing at `MAX_HANDLE_ENTRIES`
  *    (handles a component makes for its own resources would otherwise fill the host's heap), the
- *    tables are handed to the host (state resets put them back: state.ts), and jco's set of every
+ *    tables are handed to the host (state resets put them back: instance/snapshot.ts), and jco's set of every
  *    handle ever created (written, never read) is no longer kept.
  */
 import { GLUE_HOST_KEY, MAX_HANDLE_ENTRIES, type LiftKind } from '../wasi/host-calls.js';

@@ -29,7 +29,7 @@ interface HandleTableImage {
   readonly live: number;
 }
 
-/** What the glue hands the host about an instance's handles (sandbox/host-calls.ts). */
+/** What the glue hands the host about an instance's handles (wasi/host-calls.ts). */
 export interface HandleTables {
   /** jco's `HANDLE_TABLES` of the instance (indexed by table; holes where a component has none). */
   readonly tables: readonly unknown[];

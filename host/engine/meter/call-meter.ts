@@ -243,7 +243,7 @@ export class CallMeter {
 
   /**
    * Work the host is about to do for the guest, predicted to take `ns` (the glue's lifts and copies,
-   * decoding a long answer: sandbox/host-calls.ts): work that would end past the deadline is not
+   * decoding a long answer: wasi/host-calls.ts): work that would end past the deadline is not
    * started — the guest is stopped instead (it would be stopped at its end anyway, later).
    */
   charge(ns: number): void {

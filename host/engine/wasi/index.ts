@@ -1,4 +1,4 @@
-import type { ImportObject } from './generated/hook.js';
+import type { ImportObject } from './generated/wasi.js';
 import { NO_LOGS, type EngineLogs } from '../outcome.js';
 import { createCli } from './cli.js';
 import { createMonotonicClock, wallClock } from './clocks.js';

@@ -83,7 +83,7 @@ export function own<T>(value: unknown, type: abstract new (...args: never[]) => 
 /**
  * `wasi:io/poll.poll`: wait (with `sleep`) until at least one is ready; the indices of the ready ones.
  * The list is at most as long as the resources a guest may hold (the glue refuses a longer one before
- * lifting it: sandbox/host-calls.ts; checked here again for a caller that is not the glue).
+ * lifting it: wasi/host-calls.ts; checked here again for a caller that is not the glue).
  */
 function poll(list: WasiIoPoll.Pollable[], sleep: Sleeper): Uint32Array {
   const max = LIFT_LIMITS['param-elements'];

@@ -58,12 +58,12 @@ export interface ComponentOptions {
    * tenant is the request's `workspace` and `agent_id`): `per_tenant` resets the instance to its
    * just-instantiated state before a call from another tenant than the previous call's, `per_call`
    * before every call, `shared` never (one instance keeps state across all callers until it traps).
-   * See state.ts.
+   * See {@link StatePolicy}.
    */
   readonly state?: StatePolicy;
   /**
    * Call `handle` straight through the canonical ABI of our world (default true) when the component
-   * is shaped the way the planner knows (direct/plan.ts: the layout, UTF-8, a synchronous lift), with
+   * is shaped the way the planner knows (engine/instance/plan.ts and layout.ts: the layout, UTF-8, a synchronous lift), with
    * the checks jco's glue makes and stricter UTF-8; any other component is called through jco's glue.
    * `false` always uses the glue — the escape hatch, and the path the tests compare with. Which path
    * a loaded component takes is in its {@link ComponentInfo.call}.

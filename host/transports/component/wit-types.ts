@@ -1,5 +1,5 @@
 import type { WitDecision, WitHookRequest } from '../../codec/wit.js';
-import type * as Types from '../../engine/wasi/generated/interfaces/basis-hook-types.js';
+import type * as Types from './generated/interfaces/basis-hook-types.js';
 
 /*
  * The codec's WIT schemas (host/codec/wit.ts, hand-written zod: the core cannot import a transport's
