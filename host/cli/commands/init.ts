@@ -9,9 +9,10 @@ import { reportKitError } from '../kit-errors.js';
 
 const usage = `Usage: basis-hooks init <dir> [--lang <language>] [--event <event>] [--name <hook>] [--force]
 
-Create a working starter hook in <dir>: its source (a tiny policy: before the call it denies
-"rm -rf /", after it redacts GitHub tokens), the language's canonical-ABI glue, hook.json (how
-"basis-hooks build" builds it), cases.jsonl (cases that pass for the starter) and a README.
+Create a working starter hook in <dir> for one event: its source (a tiny policy: at pre_tool_use,
+the default, it denies "rm -rf /"; with --event post_tool_use it redacts GitHub tokens instead), the
+language's canonical-ABI glue, hook.json (how "basis-hooks build" builds it), cases.jsonl (cases
+that pass for the starter) and a README. For both, make two hooks (one per event).
 
 Languages:
 ${LANGUAGES.map((l) => `  ${l.padEnd(16)}${LANGUAGE_NOTES[l]}`).join('\n')}
