@@ -25,13 +25,6 @@ trap cleanup EXIT
 mkdir -p "$RUN/home" "$RUN/codex" "$RUN/proj/victim"
 printf '%s\n' "$HOOK_CMD" > "$RUN/hookcmd.txt"
 TEE="node $HERE/lib/tee-hook.mjs $RUN/hooks.jsonl $RUN/hookcmd.txt"
-# BASIS_INSTALL: replace the hooks written above with what that command installs into the project
-# (run in the project, with the run's own HOME), so the test exercises a real install.
-if [ -n "${BASIS_INSTALL:-}" ]; then
-  rm -f "$RUN/codex/hooks.json" "$RUN/proj/.codex/hooks.json"
-  ( cd "$RUN/proj" && env -i PATH="$PATH" HOME="$RUN/home" CODEX_HOME="$RUN/codex" sh -c "$BASIS_INSTALL" ) > "$RUN/install.out" 2>&1 \
-    || { echo "install failed:" >&2; cat "$RUN/install.out" >&2; exit 4; }
-fi
 node "$HERE/fake-codex-model.mjs" --scenario "$SCENARIO" --log "$RUN/requests.jsonl" --port-file "$RUN/port" > "$RUN/server.out" 2>&1 &
 SERVER_PID=$!
 for _ in $(seq 50); do [ -s "$RUN/port" ] && break; sleep 0.1; done
@@ -75,6 +68,13 @@ for (const [ev, groups] of Object.entries(h)) for (const g of groups) {
 }
 process.stdout.write(out);' "$HOOKS_JSON" >> "$RUN/codex/config.toml" ;;
 esac
+# BASIS_INSTALL: replace the hooks written above with what that command installs into the project
+# (run in the project, with the run's own HOME), so the test exercises a real install.
+if [ -n "${BASIS_INSTALL:-}" ]; then
+  rm -f "$RUN/codex/hooks.json" "$RUN/proj/.codex/hooks.json"
+  ( cd "$RUN/proj" && env -i PATH="$PATH" HOME="$RUN/home" CODEX_HOME="$RUN/codex" sh -c "$BASIS_INSTALL" ) > "$RUN/install.out" 2>&1 \
+    || { echo "install failed:" >&2; cat "$RUN/install.out" >&2; exit 4; }
+fi
 VERSION="$("$CODEX_BIN" --version 2>/dev/null | awk '{print $2}')"
 T0=$(date +%s.%N)
 set +e

@@ -122,7 +122,9 @@ for (const cli of wanted) {
   const dead = drive(cli, socket, 'false');
   const deadSeen = seen(dead);
   check(cli, 'server stopped, no fallback: the rm is blocked', dead.blocked === true, JSON.stringify(dead).slice(0, 1500));
-  if (info.redaction !== 'cancels_task') check(cli, 'server stopped, no fallback: the echo does not run either', !deadSeen.includes(KEY) && !deadSeen.includes('[REDACTED]'), deadSeen);
+  // Every tool result the model saw is the block (Codex appends the blocked command to it: #32573).
+  const blockedAll = (dead.tool_results_seen_by_model ?? []).length > 0 && (dead.tool_results_seen_by_model ?? []).every((r) => JSON.stringify(r).includes('did not answer'));
+  if (info.redaction !== 'cancels_task') check(cli, 'server stopped, no fallback: the echo is blocked too', blockedAll, deadSeen);
 }
 rmSync(work, { recursive: true, force: true });
 process.stdout.write(`\n${failed === 0 ? 'all agent checks passed' : `${failed} agent check(s) failed`}\n`);

@@ -93,7 +93,9 @@ async function claudeShaped(
   for (const [event, names] of [['pre_tool_use', events.pre], ['post_tool_use', events.post]] as const) {
     const m = matcher(options.config, event);
     if (m === undefined) continue;
-    for (const name of names) ours[name] = [{ matcher: m, hooks: [{ type: 'command', command, timeout }] }];
+    // Codex reads a matcher as a regex ("*" is not one): no matcher is its "every tool".
+    const group = options.agent === 'codex' && m === '*' ? {} : { matcher: m };
+    for (const name of names) ours[name] = [{ ...group, hooks: [{ type: 'command', command, timeout }] }];
   }
   const settings = await readJsonObject(file);
   const hooks = typeof settings['hooks'] === 'object' && settings['hooks'] !== null ? (settings['hooks'] as Record<string, unknown>) : {};
