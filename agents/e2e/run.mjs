@@ -107,7 +107,7 @@ for (const cli of wanted) {
   const results = seen(live);
   check(cli, 'the recursive rm is blocked (victim kept)', live.blocked === true, JSON.stringify(live).slice(0, 1500));
   if (info.redaction === 'cancels_task') {
-    check(cli, 'the block names the policy\'s reason (Cline cancels the task)', JSON.stringify(live).includes(REASON) || live.blocked === true, results);
+    check(cli, 'the task is cancelled before the rm runs (Cline\'s only block is {"cancel": true})', live.blocked === true && !results.includes('victim'), results);
   } else {
     check(cli, 'the model reads the policy\'s reason', results.includes(REASON), results);
     check(cli, 'the harmless command runs', results.includes('AKIAIOSFODNN') || results.includes('[REDACTED]'), results);
