@@ -16,6 +16,8 @@ import { guestById, ROOT } from './guests.js';
 import { round } from './stats.js';
 
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+/** The bundled Node client (built by `npm run build`). */
+const HOOK_ENTRY = join(ROOT, 'dist', 'cli', 'hook', 'main.js');
 const EVENT = JSON.stringify({ session_id: 'bench', cwd: tmpdir(), hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'git push origin feature' }, tool_use_id: 'toolu_bench' });
 
 /** One case's figures, ms. */
@@ -72,8 +74,8 @@ export async function benchAgents(quick = false, log: (line: string) => void = (
     { id: 'node', label: 'baseline: node -e ""', run: () => once(process.execPath, ['-e', ''], '', env) },
     { id: 'curl', label: 'baseline: bare curl --unix-socket (GET /healthz)', run: () => once('curl', ['-s', '-o', '/dev/null', '--unix-socket', socket, 'http://localhost/healthz'], '', env) },
     { id: 'script', label: 'installed client (sh + curl), server running', run: () => once('/bin/sh', [join(project, '.basis-hooks', 'hook.sh'), 'claude-code'], EVENT, env) },
-    { id: 'node-client', label: 'basis-hooks hook --agent claude-code (Node client), server running', run: () => once(process.execPath, [CLI, 'hook', '--agent', 'claude-code', '--socket', socket], EVENT, env) },
-    { id: 'cold', label: 'no server: basis-hooks hook --config (in-process, cold)', run: () => once(process.execPath, [CLI, 'hook', '--agent', 'claude-code', '--config', config, '--no-server'], EVENT, env) },
+    { id: 'node-client', label: 'Node client (dist/cli/hook/main.js --agent claude-code), server running', run: () => once(process.execPath, [HOOK_ENTRY, '--agent', 'claude-code', '--socket', socket], EVENT, env) },
+    { id: 'cold', label: 'no server: the Node client in-process (--config, cold)', run: () => once(process.execPath, [HOOK_ENTRY, '--agent', 'claude-code', '--config', config, '--no-server'], EVENT, env) },
     { id: 'claude-code', label: 'today\'s command: basis-hooks claude-code (bundled entry, cold)', run: () => once(process.execPath, [join(ROOT, 'dist', 'cli', 'claude-code', 'main.js'), '--config', config], EVENT, env) },
   ];
   const rounds = quick ? 5 : 20;
