@@ -183,3 +183,19 @@ describe('install', () => {
     expect(JSON.parse(noCurl.stdout)).toMatchObject({ decision: 'deny' });
   });
 });
+
+describe('check --agent', () => {
+  it('lists which of the chain\'s decisions the agent honours, and exits 1 when one is not enforced', async () => {
+    const file = path.join(dir, 'both.json');
+    await writeFile(file, JSON.stringify({ hook_schema: 1, hooks: [{ name: 'pre', event: 'pre_tool_use', command: ['sh', '-c', answer({ decision: 'allow' })] }, { name: 'post', event: 'post_tool_use', command: ['sh', '-c', answer({ decision: 'allow' })] }] }));
+    const claude = await run(['check', '--config', file, '--agent', 'claude-code']);
+    expect(claude.code).toBe(0);
+    expect(claude.stdout).toMatch(/post_tool_use replace\s+honoured/);
+    const qwen = await run(['check', '--config', file, '--agent', 'qwen']);
+    expect(qwen.code).toBe(1);
+    expect(qwen.stdout).toMatch(/pre_tool_use modify\s+BLOCKED instead/);
+    expect(qwen.stdout).toMatch(/post_tool_use replace\s+NOT enforced/);
+    expect(qwen.stdout).toContain('milliseconds');
+  });
+});
+
