@@ -12,7 +12,7 @@ export const Sha256 = z
   .string()
   .regex(/^[0-9a-fA-F]{64}$/, 'must be a sha256 digest: 64 hexadecimal digits')
   .describe(
-    'Pin: the sha256 of the hook\'s own code: the component file; a command\'s pin_files, else the script its interpreter runs (the first later argument naming an existing file), else the program itself. Several files: the sha256 of their digests, one hex line each. A mismatch, or a pin that would cover no file of the hook\'s own, fails the hook to load (load_failed). `basis-hooks pin` writes it.',
+    'Pin: the sha256 of the hook\'s own code: the component file; a command\'s pin_files, else the script its interpreter runs (the first later argument naming an existing file), else the program itself. Several files: the sha256 of their digests, one hex line each. A mismatch, or a pin that would cover no file of the hook\'s own, fails the hook to load (load_failed). `basis-hooks pin` writes it (docs/operations.md, "Pinned hooks").',
   );
 
 /** Keys every hook has (spread into the common keys of schema.ts). */
