@@ -108,7 +108,7 @@ export const CommandHookConfig = z
       .enum(DIALECT_NAMES)
       .optional()
       .describe(
-        'The protocol the hook speaks: basis (default; the basis wire contract) or claude-code (a Claude Code command hook: Claude Code\'s stdin JSON; exit 2 blocks with stderr as the reason; JSON permissionDecision/updatedInput/decision/updatedToolOutput; any other non-zero exit fails under on_failure).',
+        'The protocol the hook speaks: basis (default; the basis wire contract), or an agent CLI\'s command-hook protocol so its existing hook scripts run unchanged: claude-code (Claude Code\'s stdin JSON; exit 2 blocks with stderr as the reason; JSON permissionDecision/updatedInput/decision/updatedToolOutput), codex, gemini, copilot, qwen, cline, cursor, windsurf, kiro. What the agent would treat as a failed hook (and let the call proceed) fails under on_failure; an "ask" is a deny.',
       ),
   })
   .meta({ title: 'Command hook', description: 'A hook run as a subprocess: JSON request on stdin, JSON response on stdout.' });
