@@ -125,6 +125,39 @@ describe('serve and hook', () => {
   });
 });
 
+describe('serve --listen (loopback TCP)', () => {
+  it('needs a token; answers with it, blocks without it, refuses browser requests', async () => {
+    const file = path.join(dir, 'tcp.json');
+    await writeFile(file, config({ decision: 'deny', reason: 'tcp deny' }));
+    expect((await run(['serve', '--config', file, '--socket', path.join(dir, 'tcp0', 's.sock'), '--listen', '127.0.0.1:0'])).code).toBe(2);
+    const tokenFile = path.join(dir, 'tcp-token');
+    const child = spawn(process.execPath, [CLI, 'serve', '--config', file, '--socket', path.join(dir, 'tcp1', 's.sock'), '--listen', '127.0.0.1:0', '--token-file', tokenFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let log = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr.on('data', (c: Buffer) => {
+        log += c.toString();
+        const m = /and (http:\/\/\S+)/.exec(log);
+        if (m?.[1] !== undefined) resolve(m[1]);
+      });
+      child.once('exit', (code) => reject(new Error(`serve exited ${String(code)}: ${log}`)));
+    });
+    try {
+      const token = (await readFile(tokenFile, 'utf8')).trim();
+      const endpoint = `${url}v1/hook/claude-code`;
+      const withToken = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: CLAUDE_PRE });
+      expect(withToken.status).toBe(200);
+      expect(await withToken.json()).toMatchObject({ hookSpecificOutput: { permissionDecisionReason: 'tcp deny' } });
+      const without = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: CLAUDE_PRE });
+      expect(without.status).toBe(200);
+      expect(await without.json()).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('bearer token') as unknown } });
+      const browser = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, origin: 'http://evil.example' }, body: CLAUDE_PRE });
+      expect(browser.status).toBe(403);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});
+
 describe('install', () => {
   it('merges into the agent\'s settings keeping everything else, is idempotent, and uninstall removes only ours', async () => {
     const project = path.join(dir, 'proj');
