@@ -184,7 +184,11 @@ describe('install', () => {
     const shown = async (agent: string): Promise<string> => (await run(['install', '--agent', agent, '--config', policy, '--project', path.join(dir, 'p2'), '--print-settings'])).stdout;
     expect(JSON.parse(await shown('gemini')).hooks.BeforeTool[0].hooks[0].timeout).toBeGreaterThanOrEqual(30_000);
     expect(JSON.parse(await shown('qwen')).hooks.PreToolUse[0].hooks[0].timeout).toBeGreaterThanOrEqual(30_000);
-    expect(JSON.parse(await shown('kiro')).hooks.preToolUse[0].timeout_ms).toBeGreaterThanOrEqual(30_000);
+    const kiro = JSON.parse(await shown('kiro'));
+    expect(kiro.agent.hooks.preToolUse[0].timeout_ms).toBeGreaterThanOrEqual(30_000);
+    // Kiro CLI 3.x's standalone hook files take seconds.
+    expect(kiro.hooks_file.hooks[0]).toMatchObject({ trigger: 'PreToolUse', timeout: expect.any(Number) as unknown });
+    expect(kiro.hooks_file.hooks[0].timeout).toBeLessThan(600);
     const claude = JSON.parse(await shown('claude-code')).hooks.PreToolUse[0].hooks[0].timeout as number;
     expect(claude).toBeGreaterThanOrEqual(30);
     expect(claude).toBeLessThan(600);

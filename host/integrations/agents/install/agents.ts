@@ -226,8 +226,13 @@ export async function planInstall(input: InstallOptions): Promise<InstallPlan> {
       const agentFile = await readJsonObject(file);
       const hooks = typeof agentFile['hooks'] === 'object' && agentFile['hooks'] !== null ? (agentFile['hooks'] as Record<string, unknown>) : {};
       changes.push({ kind: 'write', file, text: jsonText({ name: 'basis-hooks', description: 'The default tools, guarded by basis-hooks', ...agentFile, hooks: mergeEventGroups(hooks, ours, OURS, undefined) }) });
-      notes.push('Kiro CLI hooks live in an agent config: run `kiro-cli chat --agent basis-hooks` (or make it the default agent). Kiro cannot rewrite (a modify is blocked) and its postToolUse cannot change a result: post_tool_use hooks are not installed.');
-      return { changes, settings: { hooks: ours }, notes };
+      // Kiro CLI 3.x (and the IDE 1.x) read standalone, versioned hook files in .kiro/hooks/, for every
+      // agent of the workspace; their timeout is in seconds. Ours is its own file.
+      const v3 = path.join(root, '.kiro', 'hooks', 'basis-hooks.json');
+      const v3Hooks = HOOKS_OF(options.config, 'pre_tool_use').length > 0 ? [{ name: 'basis-hooks', trigger: 'PreToolUse', action: { type: 'command', command }, timeout: agentSeconds(options.config), enabled: true }] : [];
+      changes.push(input.uninstall === true ? { kind: 'remove', file: v3 } : { kind: 'write', file: v3, text: jsonText({ version: 'v1', hooks: v3Hooks }) });
+      notes.push('Kiro CLI 2.x reads hooks from an agent config: run `kiro-cli chat --agent basis-hooks` (or make it the default agent); Kiro CLI 3.x and the IDE read .kiro/hooks/basis-hooks.json for every agent. Kiro cannot rewrite (a modify is blocked) and its postToolUse cannot change a result: post_tool_use hooks are not installed.');
+      return { changes, settings: { agent: { hooks: ours }, hooks_file: { version: 'v1', hooks: v3Hooks } }, notes };
     }
   }
 }
