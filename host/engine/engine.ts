@@ -99,7 +99,14 @@ export class Engine {
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const t1 = performance.now();
 
-    let entry = await readCacheEntry(this.#cacheDir, sha256, transpilerVersion());
+    let transpiler = '';
+    try {
+      transpiler = transpilerVersion();
+    } catch (error) {
+      // jco-transpile is an optional peer: not installed, the message says how to install it.
+      fail(detail(error), error);
+    }
+    let entry = await readCacheEntry(this.#cacheDir, sha256, transpiler);
     const cacheHit = entry !== undefined;
     let world: ComponentWorld = { imports: [], exports: [] };
     if (entry === undefined) {

@@ -145,7 +145,10 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
         },
       });
     } catch (error) {
-      throw isLoadFailure(error) ? new HookError('load_failed', error.message, { cause: error }) : error;
+      // The engine's failure says which component and why; its cause (a PackageMissingError, a
+      // MemoryCapError...) is what the hook error carries, as callers look for it there.
+      if (isLoadFailure(error)) throw new HookError('load_failed', error.message, error.cause === undefined ? {} : { cause: error.cause });
+      throw error;
     }
     const verdict = checkWorld(component.world);
     if (!verdict.ok) throw new HookError('load_failed', `component ${o.path}: ${verdict.message}`);
