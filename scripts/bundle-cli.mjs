@@ -24,7 +24,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 
 /**
- * The component transport starts its worker from `./worker-entry.js` relative to its own module; in a bundle that
+ * The component transport's workers start from `./worker-entry.js` relative to workers.js; in a bundle that
  * module is a chunk in `outdir`, so the URL is pointed back at dist/. If the source stops matching,
  * the build fails here rather than ship a bundle whose worker mode cannot start.
  */
@@ -32,7 +32,7 @@ function workerEntryRewrite(outdir) {
   return {
     name: 'worker-entry-rewrite',
     setup(b) {
-      b.onLoad({ filter: /[\\/]dist[\\/]transports[\\/]component[\\/]transport\.js$/ }, async (args) => {
+      b.onLoad({ filter: /[\\/]dist[\\/]transports[\\/]component[\\/]workers\.js$/ }, async (args) => {
         const source = await readFile(args.path, 'utf8');
         const pattern = "new URL('./worker-entry.js', here)";
         if (!source.includes(pattern)) {

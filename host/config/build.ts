@@ -4,6 +4,7 @@ import { isOptionsError, OptionsError } from '../errors/options-error.js';
 import type { HookDefinition } from '../runner/hook.js';
 import type { Transport } from '../runner/transport.js';
 import type { ComponentOptions } from '../transports/component/options.js';
+import type { ComponentWorkers } from '../transports/component/workers.js';
 import { subprocessTransport, type SubprocessOptions } from '../transports/subprocess/index.js';
 import { withPin } from './pin.js';
 import type { CommandHookConfig, ComponentHookConfig, HookConfig } from './schema.js';
@@ -12,6 +13,8 @@ import type { CommandHookConfig, ComponentHookConfig, HookConfig } from './schem
 export interface BuildOptions {
   /** Where transpiled components are cached (default: the component transport's own default). */
   readonly cache_dir?: string;
+  /** Worker threads the config's component hooks in worker isolation share (see {@link sharedWorkers}). */
+  readonly workers?: ComponentWorkers;
 }
 
 /** A hook's transport, with what must happen before its first call. */
@@ -35,7 +38,7 @@ type CommandKeys = Exclude<keyof CommandHookConfig, HookKeys | 'pin_files'>;
 type ComponentKeys = Exclude<keyof ComponentHookConfig, HookKeys | 'component'>;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const commandKeysMatch: Same<CommandKeys, Exclude<keyof SubprocessOptions, 'cwd'>> = true;
-const componentKeysMatch: Same<ComponentKeys, Exclude<keyof ComponentOptions, 'path' | 'cache_dir'>> = true;
+const componentKeysMatch: Same<ComponentKeys, Exclude<keyof ComponentOptions, 'path' | 'cache_dir' | 'workers'>> = true;
 void commandKeysMatch;
 void componentKeysMatch;
 
@@ -56,7 +59,7 @@ export function componentOptions(hook: ComponentHookConfig, options: BuildOption
   return {
     path: component,
     ...defined(limits),
-    ...defined({ grants: grants === undefined ? undefined : defined(grants), cache_dir: options.cache_dir }),
+    ...defined({ grants: grants === undefined ? undefined : defined(grants), cache_dir: options.cache_dir, workers: hook.isolation === 'worker' ? options.workers : undefined }),
   };
 }
 
@@ -70,6 +73,19 @@ let componentModule: Promise<ComponentModule> | undefined;
 function importComponentTransport(): Promise<ComponentModule> {
   componentModule ??= import('../transports/component/index.js');
   return componentModule;
+}
+
+/**
+ * Worker threads for a config's component hooks in worker isolation to share, when it has two or more:
+ * consecutive ones of a chain then run in one hop (the component transport's `workers`). As many
+ * threads as the largest `pool_size` among them; they stop when the last of those hooks closes.
+ */
+export async function sharedWorkers(hooks: readonly HookConfig[]): Promise<ComponentWorkers | undefined> {
+  const inWorkers = hooks.filter((hook): hook is ComponentHookConfig => 'component' in hook && hook.isolation === 'worker');
+  if (inWorkers.length < 2) return undefined;
+  const { componentWorkers, COMPONENT_DEFAULTS } = await importComponentTransport();
+  const workers = Math.max(...inWorkers.map((hook) => hook.pool_size ?? COMPONENT_DEFAULTS.pool_size));
+  return componentWorkers({ workers, close_when_empty: true });
 }
 
 /**

@@ -1,49 +1,34 @@
 import { performance } from 'node:perf_hooks';
 import type { HookCall, PostToolUseCall, PreToolUseCall } from '../contract/call.js';
 import type { HookEvent } from '../contract/event.js';
-import type { FailurePolicy, HookFailure } from '../contract/failure.js';
+import type { FailurePolicy } from '../contract/failure.js';
 import type { JsonValue } from '../contract/json.js';
 import type { Outcome, PostToolUseOutcome, PreToolUseOutcome, TrailEntry } from '../contract/outcome.js';
-import { preview } from '../contract/preview.js';
-import type { HookRequest } from '../contract/request.js';
-import type { HookResponse } from '../contract/response.js';
-import { requestText, toRequest, type ChainState, type RequestText } from '../codec/request.js';
-import { isHookError } from '../errors/hook-error.js';
 import { RunnerError } from '../errors/runner-error.js';
 import { AuditEmitter } from './audit.js';
 import { BudgetClock, checkBudget, checkBudgets, type ChainBudgets } from './budget.js';
-import { checkDecisionForEvent } from './check-decision.js';
-import { failureReason } from './failure-reason.js';
-import { checkInvokeResult } from './invoke-result.js';
+import { failed, judge, postView, preView, rewriteOf, stepPost, stepPre, type Evaluated, type JudgeContext, type PostState, type PreState, type StateView } from './chain-core.js';
 import { InFlight } from './in-flight.js';
+import { contextOf, elapsedMs, rewriteFields, thenableOf, thrown } from './invoke.js';
 import { validateCall, type ValidCall } from './validate-call.js';
 import { validateHooks } from './validate-hooks.js';
 import type { HookDefinition } from './hook.js';
 import { compileToolMatcher } from './matcher.js';
 import type { RunnerOptions, RunOptions } from './options.js';
+import { segmentEnd } from './hop.js';
 import { ChainTrail } from './shadow.js';
-import type { HookLogs, InvokeContext } from './transport.js';
+import type { HopGroup, SegmentResult } from './transport.js';
 
 // Options live in options.ts beside the other chain concepts; re-exported for those importing them from here.
 export type { RunOptions, RunnerOptions } from './options.js';
 
 interface CompiledHook {
   readonly definition: HookDefinition;
+  /** Its name and policy: what the chain's rules need of it (chain-core.ts). */
+  readonly rule: { readonly name: string; readonly policy: FailurePolicy };
   readonly matches: (toolName: string) => boolean;
   readonly policy: FailurePolicy;
   readonly shadow: boolean;
-}
-
-
-/** What one hook did to the chain, once its policy is applied. */
-type Step =
-  | { readonly kind: 'continue'; readonly response: HookResponse | undefined }
-  | { readonly kind: 'deny'; readonly reason: string };
-
-/** One hook's evaluation: its trail entry, and what it means for the chain (ignored for a shadow). */
-interface Evaluated {
-  readonly entry: TrailEntry;
-  readonly step: Step;
 }
 
 /** What a chain carries from hook to hook besides its state. */
@@ -54,7 +39,11 @@ interface Chain {
   readonly audit: AuditEmitter | undefined;
   readonly started: number;
   readonly options: RunOptions;
+  /** What each hook's judgement takes besides its answer (chain-core.ts), made once per chain. */
+  readonly judging: JudgeContext;
 }
+
+const NO_JUDGING: JudgeContext = Object.freeze({});
 
 /**
  * The hook chain. Every rule of the contract's chain lives here, once, identical for every transport:
@@ -72,7 +61,9 @@ interface Chain {
  *   hook whose turn comes after the budget is spent fails `budget_exhausted` under its own policy;
  * - a `shadow` hook runs (concurrently, on the state the next enforcing hook sees) and is recorded,
  *   marked `shadow`, but never changes the outcome, and its failures never deny (see {@link ChainTrail});
- * - with an audit sink, the chain emits `chain_started`, one `hook_decided` per hook, `chain_decided`.
+ * - with an audit sink, the chain emits `chain_started`, one `hook_decided` per hook, `chain_decided`;
+ * - consecutive hooks that live together (a {@link HopGroup}: component hooks sharing workers) run in
+ *   one hop, judged and applied where they run by these same rules (chain-core.ts).
  *
  * @example
  * const runner = new HookRunner([{ name: 'guard', event: 'pre_tool_use', tools: ['shell'], transport }]);
@@ -94,6 +85,7 @@ export class HookRunner {
     // validateHooks refuses an invalid `tools` list (naming the hook), so compiling cannot fail here.
     this.#hooks = validateHooks(hooks).map((definition) => ({
       definition,
+      rule: { name: definition.name, policy: definition.on_failure ?? 'deny' },
       matches: compileToolMatcher(definition.tools),
       policy: definition.on_failure ?? 'deny',
       shadow: definition.mode === 'shadow',
@@ -167,32 +159,40 @@ export class HookRunner {
   #preFrom(chain: Chain, hooks: readonly CompiledHook[], from: number, at: PreState): PreToolUseOutcome | Promise<PreToolUseOutcome> {
     for (let i = from; i < hooks.length; i++) {
       const hook = hooks[i] as CompiledHook;
-      at.view ??= viewOf(chain.call, { event: 'pre_tool_use', input: at.input });
+      const view = preView(chain.call, at);
       if (hook.shadow) {
-        this.#shadow(hook, at.view, chain);
+        this.#shadow(hook, view, chain);
         continue;
       }
-      const evaluated = this.#enforce(hook, at.view, chain);
-      if (evaluated instanceof Promise) {
-        return evaluated.then((done) => this.#preStep(chain, at, done.step) ?? this.#preFrom(chain, hooks, i + 1, at));
+      const end = segmentEnd(hooks, i, chain.budget === undefined && chain.options.checkInput === undefined);
+      if (end > i + 1) {
+        const group = hook.definition.transport.hop as HopGroup;
+        const state = { event: 'pre_tool_use' as const, input: at.input };
+        return this.#segment(chain, hooks, i, end, group, state).then((result) => {
+          for (const done of result.evaluated) {
+            const denied = this.#preStep(chain, at, done);
+            if (denied !== undefined) return denied;
+          }
+          // A segment that stopped early (or could not run) leaves the rest to be run hook by hook.
+          return this.#preFrom(chain, hooks, i + result.evaluated.length, at);
+        });
       }
-      const end = this.#preStep(chain, at, evaluated.step);
-      if (end !== undefined) return end;
+      const evaluated = this.#enforce(hook, view, chain);
+      if (evaluated instanceof Promise) {
+        return evaluated.then((done) => this.#preStep(chain, at, done, false) ?? this.#preFrom(chain, hooks, i + 1, at));
+      }
+      const denied = this.#preStep(chain, at, evaluated, false);
+      if (denied !== undefined) return denied;
     }
     return this.#end(chain, { event: 'pre_tool_use', tool_call_id: chain.call.tool_call_id, decision: 'allow', input: at.input, modified: at.modified, trail: chain.trail.entries() });
   }
 
-  /** Apply one enforcing hook's step before the call: the chain's end on deny, else undefined (go on). */
-  #preStep(chain: Chain, at: PreState, step: Step): PreToolUseOutcome | Promise<PreToolUseOutcome> | undefined {
-    if (step.kind === 'deny') {
-      return this.#end(chain, { event: 'pre_tool_use', tool_call_id: chain.call.tool_call_id, decision: 'deny', reason: step.reason, trail: chain.trail.entries() });
-    }
-    if (step.response?.decision === 'modify') {
-      at.input = step.response.input;
-      at.modified = true;
-      at.view = undefined;
-    }
-    return undefined;
+  /** Record (unless already recorded) and apply one enforcing hook's step before the call: the chain's end on deny. */
+  #preStep(chain: Chain, at: PreState, done: Evaluated, record = true): PreToolUseOutcome | Promise<PreToolUseOutcome> | undefined {
+    if (record) this.#record(done, chain);
+    const reason = stepPre(at, done.step);
+    if (reason === undefined) return undefined;
+    return this.#end(chain, { event: 'pre_tool_use', tool_call_id: chain.call.tool_call_id, decision: 'deny', reason, trail: chain.trail.entries() });
   }
 
   /** Start the `post_tool_use` chain; synchronous as long as every hook answers synchronously. */
@@ -205,17 +205,29 @@ export class HookRunner {
   #postFrom(chain: Chain, hooks: readonly CompiledHook[], from: number, at: PostState): PostToolUseOutcome | Promise<PostToolUseOutcome> {
     for (let i = from; i < hooks.length; i++) {
       const hook = hooks[i] as CompiledHook;
-      at.view ??= viewOf(chain.call, { event: 'post_tool_use', input: at.input, output: at.output, is_error: at.isError });
+      const view = postView(chain.call, at);
       if (hook.shadow) {
-        this.#shadow(hook, at.view, chain);
+        this.#shadow(hook, view, chain);
         continue;
       }
-      const evaluated = this.#enforce(hook, at.view, chain);
-      if (evaluated instanceof Promise) {
-        return evaluated.then((done) => this.#postStep(chain, at, done.step) ?? this.#postFrom(chain, hooks, i + 1, at));
+      const end = segmentEnd(hooks, i, chain.budget === undefined && chain.options.checkInput === undefined);
+      if (end > i + 1) {
+        const group = hook.definition.transport.hop as HopGroup;
+        const state = { event: 'post_tool_use' as const, input: at.input, output: at.output, is_error: at.isError };
+        return this.#segment(chain, hooks, i, end, group, state).then((result) => {
+          for (const done of result.evaluated) {
+            const denied = this.#postStep(chain, at, done);
+            if (denied !== undefined) return denied;
+          }
+          return this.#postFrom(chain, hooks, i + result.evaluated.length, at);
+        });
       }
-      const end = this.#postStep(chain, at, evaluated.step);
-      if (end !== undefined) return end;
+      const evaluated = this.#enforce(hook, view, chain);
+      if (evaluated instanceof Promise) {
+        return evaluated.then((done) => this.#postStep(chain, at, done, false) ?? this.#postFrom(chain, hooks, i + 1, at));
+      }
+      const denied = this.#postStep(chain, at, evaluated, false);
+      if (denied !== undefined) return denied;
     }
     return this.#end(chain, {
       event: 'post_tool_use',
@@ -228,26 +240,43 @@ export class HookRunner {
     });
   }
 
-  /** Apply one enforcing hook's step after the call: the chain's end on deny, else undefined (go on). */
-  #postStep(chain: Chain, at: PostState, step: Step): PostToolUseOutcome | Promise<PostToolUseOutcome> | undefined {
-    if (step.kind === 'deny') {
-      return this.#end(chain, {
-        event: 'post_tool_use',
-        tool_call_id: chain.call.tool_call_id,
-        decision: 'deny',
-        output: step.reason,
-        is_error: true,
-        replaced: at.replaced,
-        trail: chain.trail.entries(),
-      });
+  /** Record (unless already recorded) and apply one enforcing hook's step after the call: the chain's end on deny. */
+  #postStep(chain: Chain, at: PostState, done: Evaluated, record = true): PostToolUseOutcome | Promise<PostToolUseOutcome> | undefined {
+    if (record) this.#record(done, chain);
+    const reason = stepPost(at, done.step);
+    if (reason === undefined) return undefined;
+    return this.#end(chain, {
+      event: 'post_tool_use',
+      tool_call_id: chain.call.tool_call_id,
+      decision: 'deny',
+      output: reason,
+      is_error: true,
+      replaced: at.replaced,
+      trail: chain.trail.entries(),
+    });
+  }
+
+  /**
+   * Hand hooks `from`..`to` (consecutive, enforcing, of one hop group) to their group. What comes back
+   * was judged and applied by the chain's own rules where the hooks ran; the caller records it. A
+   * runner closed meanwhile settles it as its first hook failing `timeout`, as a hook's call would.
+   */
+  #segment(chain: Chain, hooks: readonly CompiledHook[], from: number, to: number, group: HopGroup, state: Parameters<HopGroup['runSegment']>[0]['state']): Promise<SegmentResult> {
+    const first = hooks[from] as CompiledHook;
+    const event = chain.call.event;
+    const closed = (): SegmentResult => ({ evaluated: [failed(first.rule, { code: 'timeout', message: `the runner was closed while the call was in flight (hook "${first.rule.name}")` }, undefined, 0, event, undefined)] });
+    if (this.#closed) return Promise.resolve(closed());
+    const segment = { call: chain.call, state, hooks: hooks.slice(from, to).map((h) => ({ name: h.rule.name, policy: h.policy, transport: h.definition.transport })) };
+    let pending: Promise<SegmentResult>;
+    try {
+      pending = group.runSegment(segment, chain.options.signal);
+    } catch {
+      return Promise.resolve({ evaluated: [], fallback: true });
     }
-    if (step.response?.decision === 'replace') {
-      at.output = step.response.output;
-      if (step.response.is_error !== undefined) at.isError = step.response.is_error;
-      at.replaced = true;
-      at.view = undefined;
-    }
-    return undefined;
+    return this.#pending.run(pending, closed).then(
+      (result) => result as SegmentResult,
+      (): SegmentResult => ({ evaluated: [], fallback: true }),
+    );
   }
 
   /** Start a chain: its budget clock (when the event has a budget), its trail, its `chain_started`. */
@@ -257,7 +286,8 @@ export class HookRunner {
     const budget = budgetMs === undefined ? undefined : new BudgetClock(budgetMs, started);
     const audit = this.#audit;
     audit?.chainStarted(call, input, hooks.map((h) => h.definition.name), budgetMs);
-    return { call, trail: new ChainTrail(), budget, audit, started, options };
+    const judging = options.checkInput === undefined ? NO_JUDGING : { checkInput: options.checkInput };
+    return { call, trail: new ChainTrail(), budget, audit, started, options, judging };
   }
 
   /**
@@ -313,205 +343,46 @@ export class HookRunner {
   }
 
   /**
-   * Run one hook, check its answer against the contract and the event, apply its failure policy.
-   * Synchronous when its transport answers synchronously (and a `checkInput` does, for a modify).
+   * Run one hook, check its answer against the contract and the event, apply its failure policy
+   * (chain-core.ts `judge`). Synchronous when its transport answers synchronously (and a
+   * `checkInput` does, for a modify).
    */
   #evaluate(hook: CompiledHook, view: StateView, chain: Chain): Evaluated | Promise<Evaluated> {
-    const name = hook.definition.name;
+    const name = hook.rule.name;
     const { budget, options } = chain;
     const event = view.request.event;
     let deadline: number | undefined;
-    let budgetNote: TrailEntry['budget'];
+    let judging = chain.judging;
     if (budget !== undefined) {
       const left = budget.leftMs();
-      budgetNote = BudgetClock.trail(budget.budgetMs, left);
-      if (left <= 0) {
-        return this.#failed(hook, budget.exhausted(name, event, left), undefined, 0, event, budgetNote);
-      }
+      const budgetNote = BudgetClock.trail(budget.budgetMs, left);
+      if (left <= 0) return failed(hook.rule, budget.exhausted(name, event, left), undefined, 0, event, budgetNote);
       deadline = BudgetClock.deadline(left);
+      // A timeout then says the budget, not (only) the hook's own timeout, cut it short.
+      judging = { budgetNote, budget: { budgetMs: budget.budgetMs, leftMs: deadline }, checkInput: options.checkInput };
     }
     const context = contextOf(name, options.signal, deadline, view.text);
     const transport = hook.definition.transport;
+    const kind = transport.kind;
     const closed = (): unknown => ({ ok: false, failure: { code: 'timeout', message: `the runner was closed while the call was in flight (hook "${name}")` } });
     // A chain still running when close() was called starts no further hook (its transport is closed).
-    if (this.#closed) return this.#judge(hook, closed(), 0, event, chain, context, budgetNote);
+    if (this.#closed) return judge(hook.rule, kind, closed(), 0, event, judging);
     const started = performance.now();
     let result: unknown;
     try {
       result = transport.invoke(view.request, context);
     } catch (error) {
-      result = thrown(transport.kind, error);
+      result = thrown(kind, error);
     }
     const promised = thenableOf(result);
-    if ('error' in promised) return this.#judge(hook, thrown(transport.kind, promised.error), elapsedMs(started), event, chain, context, budgetNote);
+    if ('error' in promised) return judge(hook.rule, kind, thrown(kind, promised.error), elapsedMs(started), event, judging);
     const pending = promised.thenable;
-    if (pending === undefined) return this.#judge(hook, result, elapsedMs(started), event, chain, context, budgetNote);
+    if (pending === undefined) return judge(hook.rule, kind, result, elapsedMs(started), event, judging);
     // close() settles a pending call at once, as the hook's timeout would (its transport is being closed).
-    return this.#pending
-      .run(pending, closed)
-      .then(
-        (answer) => this.#judge(hook, answer, elapsedMs(started), event, chain, context, budgetNote),
-        (error: unknown) => this.#judge(hook, thrown(transport.kind, error), elapsedMs(started), event, chain, context, budgetNote),
-      );
+    const settled = judging;
+    return this.#pending.run(pending, closed).then(
+      (answer) => judge(hook.rule, kind, answer, elapsedMs(started), event, settled),
+      (error: unknown) => judge(hook.rule, kind, thrown(kind, error), elapsedMs(started), event, settled),
+    );
   }
-
-  /**
-   * What a hook's answer (or failure) comes to, under the contract, the event and its policy. (A
-   * method, not a closure made per hook: the synchronous path allocates nothing it does not return.)
-   */
-  #judge(hook: CompiledHook, result: unknown, ms: number, event: HookEvent, chain: Chain, context: InvokeContext, budgetNote: TrailEntry['budget']): Evaluated | Promise<Evaluated> {
-    // Re-check at the boundary: a transport (or an interceptor) may hand back anything at run time.
-    const checked = checkInvokeResult(result, hook.definition.transport.kind);
-    if (!checked.ok) return this.#failedWithin(hook, checked.failure, checked.logs, ms, event, chain, context, budgetNote);
-    const response = checked.response;
-    const wrong = checkDecisionForEvent(response, event);
-    if (wrong !== undefined) return this.#failed(hook, wrong, checked.logs, ms, event, budgetNote);
-    const check = chain.options.checkInput;
-    if (response.decision === 'modify' && check !== undefined) {
-      const problem = checkModifiedInput(check, response.input);
-      if (problem instanceof Promise) {
-        return problem.then((failure) => (failure === undefined ? this.#answered(hook, response, checked.logs, ms, budgetNote) : this.#failed(hook, failure, checked.logs, ms, event, budgetNote)));
-      }
-      if (problem !== undefined) return this.#failed(hook, problem, checked.logs, ms, event, budgetNote);
-    }
-    return this.#answered(hook, response, checked.logs, ms, budgetNote);
-  }
-
-  /** A hook that answered within the contract: its trail entry and what it means for the chain. */
-  #answered(hook: CompiledHook, response: HookResponse, logs: HookLogs | undefined, ms: number, budgetNote: TrailEntry['budget']): Evaluated {
-    const name = hook.definition.name;
-    const entry: TrailEntry =
-      response.decision === 'allow' || response.reason === undefined ? { hook: name, decision: response.decision, ms } : { hook: name, decision: response.decision, reason: response.reason, ms };
-    addNotes(entry, logs, budgetNote);
-    if (response.decision === 'deny') return { entry, step: { kind: 'deny', reason: response.reason } };
-    return { entry, step: { kind: 'continue', response } };
-  }
-
-  /** A failure, with the budget named when the budget (not the hook's own timeout) cut the hook short. */
-  #failedWithin(hook: CompiledHook, failure: HookFailure, logs: HookLogs | undefined, ms: number, event: HookEvent, chain: Chain, context: InvokeContext, budgetNote: TrailEntry['budget']): Evaluated {
-    const budget = chain.budget;
-    if (failure.code === 'timeout' && context.deadline_ms !== undefined && budget !== undefined) {
-      // Say why the hook had so little time: the budget, not (only) its own timeout, cut it short.
-      const message = `${failure.message} (the chain's ${budget.budgetMs} ms budget left it ${context.deadline_ms} ms)`;
-      return this.#failed(hook, { code: failure.code, message }, logs, ms, event, budgetNote);
-    }
-    return this.#failed(hook, failure, logs, ms, event, budgetNote);
-  }
-
-  /** A failed hook's entry and step, under its `on_failure` policy. */
-  #failed(hook: CompiledHook, failure: HookFailure, logs: HookLogs | undefined, ms: number, event: HookEvent, budget: TrailEntry['budget']): Evaluated {
-    const name = hook.definition.name;
-    const entry: TrailEntry = { hook: name, decision: hook.policy, failure, policy: hook.policy, ms };
-    addNotes(entry, logs, budget);
-    if (hook.policy === 'allow') return { entry, step: { kind: 'continue', response: undefined } };
-    return { entry, step: { kind: 'deny', reason: failureReason(name, failure.code, event) } };
-  }
-}
-
-/** Where a `pre_tool_use` chain stands: the input as rewritten so far, and its view (made when a hook needs it). */
-interface PreState {
-  input: JsonValue;
-  modified: boolean;
-  view: StateView | undefined;
-}
-
-/** Where a `post_tool_use` chain stands: the output (and error flag) as replaced so far. */
-interface PostState {
-  readonly input: JsonValue;
-  output: JsonValue;
-  isError: boolean;
-  replaced: boolean;
-  view: StateView | undefined;
-}
-
-/**
- * One chain state as hooks see it: the request, made once and handed to every hook that sees this
- * state (transports never change it: an interceptor gets its own copy), and its JSON text, made at
- * most once, when a transport first reads it.
- */
-interface StateView {
-  readonly request: HookRequest;
-  readonly text: RequestText;
-}
-
-function viewOf(call: HookCall, state: ChainState): StateView {
-  const request = toRequest(call, state);
-  return { request, text: requestText(request) };
-}
-
-/** The context a hook's transport is invoked with (literals per shape, no spreads: this is per hook). */
-function contextOf(hook: string, signal: AbortSignal | undefined, deadline: number | undefined, text: RequestText): InvokeContext {
-  if (signal === undefined) return deadline === undefined ? { hook, text } : { hook, deadline_ms: deadline, text };
-  return deadline === undefined ? { hook, signal, text } : { hook, signal, deadline_ms: deadline, text };
-}
-
-/** Milliseconds since `started`, to the µs (the trail's `ms`). */
-function elapsedMs(started: number): number {
-  return Math.round((performance.now() - started) * 1000) / 1000;
-}
-
-/** A promise-like answer; reading `then` may throw (a hostile or broken transport): that is answered `error`. */
-function thenableOf(value: unknown): { readonly thenable: PromiseLike<unknown> | undefined } | { readonly error: unknown } {
-  if (typeof value !== 'object' || value === null) return { thenable: undefined };
-  try {
-    return { thenable: typeof (value as { then?: unknown }).then === 'function' ? (value as PromiseLike<unknown>) : undefined };
-  } catch (error) {
-    return { error };
-  }
-}
-
-/**
- * A transport must answer for every misbehaviour of its hook; a throw (or a rejection) is our bug,
- * and still fails closed rather than escaping as an allow.
- */
-function thrown(kind: string, error: unknown): unknown {
-  if (isHookError(error)) return { ok: false, failure: error.toFailure() };
-  return { ok: false, failure: { code: 'internal_error', message: `transport "${kind}" threw: ${preview(error instanceof Error ? `${error.name}: ${error.message}` : error, 300)}` } };
-}
-
-/** Put the hook's captured output and the budget on its trail entry. */
-function addNotes(entry: TrailEntry, logs: HookLogs | undefined, budget: TrailEntry['budget']): void {
-  if (logs?.stderr) entry.stderr = logs.stderr;
-  if (logs?.stdout) entry.stdout = logs.stdout;
-  if (budget !== undefined) entry.budget = budget;
-}
-
-type Rewrite = { input?: JsonValue; output?: JsonValue; is_error?: boolean };
-
-/** The rewrite a modify or replace made (or, for a shadow, proposed). */
-function rewriteOf(step: Step): Rewrite {
-  const response = step.kind === 'continue' ? step.response : undefined;
-  if (response?.decision === 'modify') return { input: response.input };
-  if (response?.decision === 'replace') return response.is_error === undefined ? { output: response.output } : { output: response.output, is_error: response.is_error };
-  return {};
-}
-
-/** A shadow entry's proposed rewrite, for its audit event. */
-function rewriteFields(entry: TrailEntry): Rewrite {
-  const out: Rewrite = {};
-  if (entry.input !== undefined) out.input = entry.input;
-  if (entry.output !== undefined) out.output = entry.output;
-  if (entry.is_error !== undefined) out.is_error = entry.is_error;
-  return out;
-}
-
-/** A rewrite the tool would not accept is the hook's failure; a checker that throws is ours (still fails closed). */
-function checkModifiedInput(check: NonNullable<RunOptions['checkInput']>, input: JsonValue): HookFailure | undefined | Promise<HookFailure | undefined> {
-  let problem: string | undefined | Promise<string | undefined>;
-  try {
-    problem = check(input);
-  } catch (error) {
-    return checkerThrew(error);
-  }
-  if (problem instanceof Promise) return problem.then(problemFailure, checkerThrew);
-  return problemFailure(problem);
-}
-
-function checkerThrew(error: unknown): HookFailure {
-  return { code: 'internal_error', message: `checking the rewritten input threw: ${String(error)}` };
-}
-
-function problemFailure(problem: string | undefined): HookFailure | undefined {
-  if (problem === undefined) return undefined;
-  return { code: 'malformed_response', message: `"modify" rewrote the input to something the tool does not accept: ${problem}` };
 }

@@ -92,6 +92,13 @@ function latencyRows(r: BenchResult): Cell[][] {
   rows.push(statRow(`${what}: worker`, 'runner', chain.worker, `${fmt(chain.worker.median_us / chain.length)} µs/hook`));
   if (chain.metered === null) rows.push([`${what}: metered`, '-', 'n/a', 'n/a', 'n/a', 'not available']);
   else rows.push(statRow(`${what}: metered`, 'runner', chain.metered, `${fmt(chain.metered.median_us / chain.length)} µs/hook; ${xf(chain.metered, chain.floor)} floor`));
+  const hop = chain.one_hop;
+  if (hop !== undefined) {
+    rows.push(statRow(`chain of ${chain.length}: worker, one hop (shared workers)`, 'runner', hop.chain, `${xf(hop.chain, hop.one_hook)} one worker hook`));
+    rows.push(statRow('one worker hook', 'runner', hop.one_hook, `${xf(hop.one_hook, hop.floor)} floor`));
+    rows.push(statRow(`chain of ${chain.length}: one hop, workers spin ${hop.spin_us} µs`, 'runner', hop.chain_spin, `${xf(hop.chain_spin, hop.chain)} without spin`));
+    rows.push(statRow(`one worker hook, workers spin ${hop.spin_us} µs`, 'runner', hop.one_hook_spin, `${xf(hop.one_hook_spin, hop.one_hook)} without spin`));
+  }
   return rows;
 }
 
@@ -259,6 +266,12 @@ export function markdownReport(r: BenchResult): string {
     mdTable(['isolation', 'median µs', '× JSON floor', 'µs per hook'], [
       ['metered', ch.metered?.median_us ?? 'n/a', xf(ch.metered, ch.floor), ch.metered === null ? 'n/a' : ch.metered.median_us / ch.length],
       ['worker', ch.worker.median_us, xf(ch.worker, ch.floor), ch.worker.median_us / ch.length],
+      ...(ch.one_hop === undefined
+        ? []
+        : [
+            ['worker, one hop (the hooks share their workers)', ch.one_hop.chain.median_us, xf(ch.one_hop.chain, ch.one_hop.floor), ch.one_hop.chain.median_us / ch.length],
+            [`worker, one hop, workers spin ${ch.one_hop.spin_us} µs after a reply`, ch.one_hop.chain_spin.median_us, xf(ch.one_hop.chain_spin, ch.one_hop.floor), ch.one_hop.chain_spin.median_us / ch.length],
+          ]),
     ]),
     '',
   );

@@ -136,6 +136,22 @@ export const BenchResultSchema = z.strictObject({
     metered: Nullable,
     /** The JSON floor, interleaved with the metered chain. */
     floor: StatsSchema,
+    /**
+     * Worker isolation with the hooks sharing their workers (`componentWorkers`): the chain runs in
+     * one hop. Timed interleaved with one worker hook alone and the JSON floor; then the same two with
+     * workers that poll for `spin_us` after a reply before they sleep, each timed alone (a spinning
+     * worker would take a core from the cases beside it). Absent from results of earlier versions.
+     */
+    one_hop: z
+      .strictObject({
+        chain: StatsSchema,
+        one_hook: StatsSchema,
+        floor: StatsSchema,
+        spin_us: z.number().int().positive(),
+        chain_spin: StatsSchema,
+        one_hook_spin: StatsSchema,
+      })
+      .optional(),
   }),
   cold_start: z.array(
     z.strictObject({

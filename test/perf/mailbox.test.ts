@@ -136,6 +136,7 @@ describe('layout checks on arrival: the mailbox\'s header, then the request byte
     i32[1] = header.seq ?? 1;
     i32[2] = header.length ?? data.length;
     i32[3] = header.kind ?? 1;
+    i32[5] = 1; // a call
     return buffer;
   }
   /** What the worker takes out of the mailbox, decoded as the worker runtime does. */

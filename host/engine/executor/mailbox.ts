@@ -15,9 +15,13 @@
  *   byte 12  i32 kind       1 invoke (caller → worker), 2 reply (worker → caller),
  *                           3 invoke spilled, 4 reply spilled (the message went by postMessage)
  *   byte 16  i32 deadline   the call's deadline in ms (0: the limits' own), with an invoke
- *   byte 20  data           `capacity` bytes
+ *   byte 20  i32 job        what the invoke asks: 1 call a slot, 2 run a program, 3 warm a slot
+ *   byte 24  i32 slot       the component slot a call or warm-up is for
+ *   byte 28  i32 progress   a program's calls started so far (written by the worker as it goes)
+ *   byte 32  data           `capacity` bytes
  *
- * An invoke's data is whatever the codec wrote (its arguments); a reply is the JSON text of the
+ * An invoke's data is whatever the codec wrote (a call's arguments) or a program's input as UTF-8
+ * JSON text; a reply is the JSON text of the
  * worker's reply message (messages.ts). Both are validated on arrival: the header (kind, seq, length
  * within capacity), then the content — the reply as UTF-8 JSON here, its envelope and value by the
  * pool; the arguments by the codec in the worker.
@@ -29,7 +33,7 @@
  * goes through the mailbox's states, so the two sides never disagree on whose turn it is.
  */
 
-export const MAILBOX_HEADER_BYTES = 20;
+export const MAILBOX_HEADER_BYTES = 32;
 /** Default data capacity: requests and replies up to 1 MiB take the mailbox; larger ones postMessage. */
 export const MAILBOX_DEFAULT_CAPACITY = 1024 * 1024;
 
@@ -38,7 +42,22 @@ const SEQ = 1;
 const LENGTH = 2;
 const KIND = 3;
 const DEADLINE = 4;
+const JOB = 5;
+const SLOT = 6;
+const PROGRESS = 7;
 
+/** What an invoke asks of the worker. */
+export const JobKind = { call: 1, program: 2, warm: 3 } as const;
+export type JobKind = (typeof JobKind)[keyof typeof JobKind];
+
+/** Where an invoke goes and by when. */
+export interface JobHeader {
+  readonly job: JobKind;
+  /** The slot of a call or warm-up (ignored for a program). */
+  readonly slot: number;
+  /** Its deadline in ms (0: the slot's own). */
+  readonly deadlineMs: number;
+}
 export const MailboxState = { idle: 0, request: 1, reply: 2, closed: 3 } as const;
 const KIND_INVOKE = 1;
 const KIND_REPLY = 2;
@@ -117,21 +136,34 @@ export class CallerMailbox {
    * Copy an invoke for call `id` into the mailbox (`write` puts its bytes at the start of the data
    * area and returns how many, or -1 when they do not fit) and wake the worker. False when it does not fit.
    */
-  post(id: number, write: (into: Uint8Array) => number, deadlineMs = 0): boolean {
+  post(id: number, write: (into: Uint8Array) => number, header: JobHeader = CALL_SLOT_0): boolean {
     const shared = this.#shared;
     this.#idle();
     const length = write(shared.u8);
     if (length < 0) return false;
-    Atomics.store(shared.i32, DEADLINE, deadlineMs);
+    this.#header(header);
     shared.signal(MailboxState.request, KIND_INVOKE, id, length);
     return true;
   }
 
   /** Call `id`'s invoke went by `postMessage` (post it first): wake the worker to take it from its port. */
-  postSpilled(id: number, deadlineMs = 0): void {
+  postSpilled(id: number, header: JobHeader = CALL_SLOT_0): void {
     this.#idle();
-    Atomics.store(this.#shared.i32, DEADLINE, deadlineMs);
+    this.#header(header);
     this.#shared.signal(MailboxState.request, KIND_INVOKE_SPILLED, id, 0);
+  }
+
+  #header(header: JobHeader): void {
+    const i32 = this.#shared.i32;
+    Atomics.store(i32, DEADLINE, header.deadlineMs);
+    Atomics.store(i32, JOB, header.job);
+    Atomics.store(i32, SLOT, header.slot);
+    Atomics.store(i32, PROGRESS, 0);
+  }
+
+  /** How many calls the running program has started (what was running when it was given up). */
+  get progress(): number {
+    return Atomics.load(this.#shared.i32, PROGRESS);
   }
 
   #idle(): void {
@@ -183,9 +215,16 @@ export class CallerMailbox {
  * replying) and its deadline; `spilled`: the invoke is on the worker's port.
  */
 export type Taken =
-  | { readonly type: 'invoke'; readonly id: number; readonly bytes: Uint8Array; readonly deadlineMs: number }
-  | { readonly type: 'spilled'; readonly id: number; readonly deadlineMs: number }
+  | { readonly type: 'invoke'; readonly id: number; readonly bytes: Uint8Array; readonly header: JobHeader }
+  | { readonly type: 'spilled'; readonly id: number; readonly header: JobHeader }
   | { readonly type: 'closed' };
+
+const CALL_SLOT_0: JobHeader = { job: JobKind.call, slot: 0, deadlineMs: 0 };
+
+function jobKind(value: number): JobKind {
+  if (value !== JobKind.call && value !== JobKind.program && value !== JobKind.warm) throw new MailboxError(`mailbox: unknown job kind ${value}`);
+  return value;
+}
 
 /**
  * The worker's side (the worker runtime, after `init`): `take()` blocks in `Atomics.wait` until a
@@ -199,9 +238,16 @@ export class WorkerMailbox {
     this.#shared = new Shared(buffer);
   }
 
-  /** Block until the caller posts a request (or closes). */
-  take(): Taken {
+  /**
+   * Block until the caller posts a request (or closes). With `spinUs`, first poll for that long
+   * without sleeping: a request that comes within it is taken without the cost of waking the thread.
+   */
+  take(spinUs = 0): Taken {
     const i32 = this.#shared.i32;
+    if (spinUs > 0) {
+      const until = performance.now() + spinUs / 1000;
+      while (Atomics.load(i32, STATE) === MailboxState.idle && performance.now() < until);
+    }
     for (;;) {
       const state = Atomics.load(i32, STATE);
       if (state === MailboxState.request) break;
@@ -209,12 +255,17 @@ export class WorkerMailbox {
       Atomics.wait(i32, STATE, state);
     }
     const id = Atomics.load(i32, SEQ);
-    const deadlineMs = Atomics.load(i32, DEADLINE);
+    const header: JobHeader = { job: jobKind(Atomics.load(i32, JOB)), slot: Atomics.load(i32, SLOT), deadlineMs: Atomics.load(i32, DEADLINE) };
     if (Atomics.load(i32, KIND) === KIND_INVOKE_SPILLED) {
       this.#shared.message(KIND_INVOKE_SPILLED, id);
-      return { type: 'spilled', id, deadlineMs };
+      return { type: 'spilled', id, header };
     }
-    return { type: 'invoke', id, bytes: this.#shared.message(KIND_INVOKE, undefined), deadlineMs };
+    return { type: 'invoke', id, bytes: this.#shared.message(KIND_INVOKE, undefined), header };
+  }
+
+  /** A program's next call is starting (the caller reads it when the program is given up). */
+  started(): void {
+    Atomics.add(this.#shared.i32, PROGRESS, 1);
   }
 
   /** Call `id`'s reply went by `postMessage` (post it first): hand the turn back to the caller. */

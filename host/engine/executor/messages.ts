@@ -18,9 +18,10 @@ const WasiConfigMessage = z.strictObject({
   maxLogBytes: z.number().int().nonnegative(),
 });
 
-/** Caller → worker, first: what to instantiate and how. */
-export const InitMessage = z.strictObject({
-  type: z.literal('init'),
+/** What a worker instantiates for one component slot: jco's glue, the instance's spec, the binding's data. */
+export const SlotMessage = z.strictObject({
+  type: z.literal('slot'),
+  slot: z.number().int().nonnegative(),
   /** `data:` URL of jco's glue: the bytes the cache verified, so nothing can be swapped in on disk. */
   glueUrl: z.string().startsWith('data:text/javascript;base64,'),
   spec: z.strictObject({
@@ -35,8 +36,20 @@ export const InitMessage = z.strictObject({
   }),
   /** What the embedder's binding is made from: its factory validates it. */
   binding: z.unknown(),
-  /** This worker's mailbox (mailbox.ts): every call and its reply go through it after `ready`. */
+});
+export type SlotMessage = z.infer<typeof SlotMessage>;
+
+/**
+ * Caller → worker, first: its mailbox, and the slots known when it started (later ones arrive as
+ * `slot` messages, taken from the port before the first job that names them).
+ */
+export const InitMessage = z.strictObject({
+  type: z.literal('init'),
+  /** This worker's mailbox (mailbox.ts): every job and its reply go through it after `ready`. */
   mailbox: z.instanceof(SharedArrayBuffer),
+  slots: z.array(SlotMessage),
+  /** How long the worker polls for the next job after a reply before it sleeps (µs; 0: it sleeps at once). */
+  spinUs: z.number().int().nonnegative(),
 });
 export type InitMessage = z.infer<typeof InitMessage>;
 
@@ -48,16 +61,16 @@ export const InvokeMessage = z.strictObject({
 });
 export type InvokeMessage = z.infer<typeof InvokeMessage>;
 
-export const HostToWorker = z.discriminatedUnion('type', [InitMessage, InvokeMessage]);
+export const HostToWorker = z.discriminatedUnion('type', [InitMessage, SlotMessage, InvokeMessage]);
 export type HostToWorker = z.infer<typeof HostToWorker>;
 
 /** Worker → caller. Facts, not failures: what happened to the call (outcome.ts). */
 export const WorkerToHost = z.discriminatedUnion('type', [
-  /** The first instance is ready for a call. */
+  /** The worker serves jobs (each slot is instantiated at its first job, or by a warm-up job). */
   z.strictObject({ type: z.literal('ready') }),
-  /** The component could not be instantiated: the worker is useless. */
-  z.strictObject({ type: z.literal('init-failed'), message: z.string() }),
-  /** What call `id` came to (its value still in the codec's JSON form). */
+  /** The worker cannot start: the component in `slot` could not be instantiated (absent: the worker itself failed). */
+  z.strictObject({ type: z.literal('init-failed'), message: z.string(), slot: z.number().int().nonnegative().optional() }),
+  /** What job `id` came to: a call's outcome (its value still in the codec's JSON form), a program's output as an `ok` value. */
   z.strictObject({ type: z.literal('reply'), id: z.number().int(), outcome: OutcomeMessage }),
 ]);
 export type WorkerToHost = z.infer<typeof WorkerToHost>;

@@ -63,6 +63,6 @@ export function hookBinding(data: BindingData): Binding<WitHookRequest, HookResu
       return abi.call(request, lowerRequest, (session, ret) => liftResult(session, ret, maxOutputBytes), charge);
     },
     // A tenant is the request's workspace and agent together (the one place that says so).
-    scopeOf: (request) => `${request.workspace}\u0000${request.agentId}`,
+    scopeOf: (request) => `${request.workspace.length}:${request.workspace}${request.agentId}`,
   };
 }

@@ -12,4 +12,5 @@ export type { ComponentInfo } from './info.js';
 export { inspectComponent, type ComponentInspection } from './inspect.js';
 export { COMPONENT_DEFAULTS, type ComponentOptions, type ComponentGrants, type ComponentIsolation } from './options.js';
 export { ALLOWED_IMPORTS, HANDLER_INTERFACE, SUPPORTED_HANDLER_MAJOR } from './world.js';
+export { componentWorkers, type ComponentWorkers, type ComponentWorkersOptions } from './workers.js';
 export { defaultCacheDir } from '../../engine/cache/cache.js';

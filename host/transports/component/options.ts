@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { HookError } from '../../errors/hook-error.js';
 import { OptionsError } from '../../errors/options-error.js';
+import type { ComponentWorkers } from './workers.js';
 
 /**
  * When a component instance's state is reset between calls (the `state` option):
@@ -69,6 +70,12 @@ export interface ComponentOptions {
    * a loaded component takes is in its {@link ComponentInfo.call}.
    */
   readonly direct_call?: boolean;
+  /**
+   * Worker isolation: worker threads shared with other component hooks ({@link componentWorkers}):
+   * consecutive hooks of a chain that share them run in one hop. Absent: this hook's own workers
+   * (`pool_size` of them). A config's hooks in worker isolation share one set.
+   */
+  readonly workers?: ComponentWorkers;
   /** Explicit capabilities. Absent = none: no env, no files, no network, ever. */
   readonly grants?: ComponentGrants;
   /** Where transpiled components are cached, keyed by sha256 (default: `$BASIS_HOOKS_CACHE_DIR` or `~/.cache/basis-hooks`). */
@@ -137,6 +144,7 @@ export interface ResolvedOptions {
   readonly directCall: boolean;
   readonly grants: ComponentGrants | undefined;
   readonly cacheDir: string | undefined;
+  readonly workers: ComponentWorkers | undefined;
 }
 
 function positiveInt(name: string, value: number | undefined, fallback: number): number {
@@ -174,5 +182,6 @@ export function resolveOptions(options: ComponentOptions): ResolvedOptions {
     directCall: options.direct_call ?? true,
     grants: options.grants,
     cacheDir: options.cache_dir,
+    workers: isolation === 'worker' ? options.workers : undefined,
   };
 }

@@ -5,7 +5,7 @@ import { Engine, type Component } from '../../engine/engine.js';
 import { isLoadFailure } from '../../engine/errors.js';
 import type { Executor } from '../../engine/executor/executor.js';
 import { InThreadExecutor } from '../../engine/executor/in-thread.js';
-import { WorkerPool } from '../../engine/executor/pool.js';
+import { PoolExecutor, WorkerPool } from '../../engine/executor/pool.js';
 import type { InstanceSpec } from '../../engine/instance/instance.js';
 import { planDirectCall, type DirectPlan } from '../../engine/instance/plan.js';
 import type { StatePolicy as EngineStatePolicy } from '../../engine/limits.js';
@@ -18,6 +18,7 @@ import { toInvokeResult, type ReplyContext } from './failures.js';
 import type { ComponentInfo } from './info.js';
 import { resolveOptions, type ComponentOptions, type ResolvedOptions, type StatePolicy } from './options.js';
 import { checkWorld } from './world.js';
+import { STARTUP_TIMEOUT_MS, WORKER_GRACE_MS, heapMbFor, workerEntry } from './workers.js';
 
 /** A WebAssembly component hook. */
 export interface ComponentTransport extends Transport {
@@ -39,26 +40,14 @@ export interface ComponentTransport extends Transport {
 
 type HookExecutor = Executor<WitHookRequest, HookResult>;
 
-/** A worker gets this long to start and instantiate the component (large guests are slow to compile). */
-const STARTUP_TIMEOUT_MS = 30_000;
-
 /**
  * The first instantiation, at load, may take this long (or `timeout_ms`, if longer): a cold start
  * compiles lazily and imports the glue. A start function that does not return within it fails the load.
  */
 const LOAD_INSTANTIATION_MS = 5_000;
 
-/** After a worker's call is answered at its deadline, it has this long to come back before it is replaced. */
-const WORKER_GRACE_MS = 250;
-
 /** The tenant policy in the engine's words: a tenant is the binding's scope (binding.ts). */
 const ENGINE_STATE: Readonly<Record<StatePolicy, EngineStatePolicy>> = { per_call: 'per-call', per_tenant: 'per-scope', shared: 'shared' };
-
-/** The adapter's worker entry: the engine's worker runtime with the hook binding (from dist/ the `.js`, from sources the `.ts`). */
-function workerEntry(): URL {
-  const here = import.meta.url;
-  return here.endsWith('.ts') ? new URL('./worker-entry.ts', here) : new URL('./worker-entry.js', here);
-}
 
 function mapped(outcome: EngineOutcome<HookResult> | Promise<EngineOutcome<HookResult>>, context: ReplyContext): InvokeResult | Promise<InvokeResult> {
   return outcome instanceof Promise ? outcome.then((o) => toInvokeResult(o, context)) : toInvokeResult(outcome, context);
@@ -82,10 +71,19 @@ function executorFor(o: ResolvedOptions, component: Component, binding: BindingD
     typeOnly: component.world.imports.filter((name) => name.startsWith('basis:hook/types@')),
   };
   if (o.isolation === 'metered') return new InThreadExecutor(spec, component.glueUrl, hookBinding(binding));
-  return new WorkerPool({
-    entry: workerEntry(),
-    init: {
-      type: 'init',
+  const pool =
+    o.workers?.pool ??
+    new WorkerPool({
+      entry: workerEntry(),
+      codec: hookCodec,
+      maxWorkers: o.poolSize,
+      graceMs: WORKER_GRACE_MS,
+      startupTimeoutMs: STARTUP_TIMEOUT_MS,
+      heapMb: heapMbFor(o.memoryMb, o.maxOutputBytes),
+      closeWhenEmpty: true,
+    });
+  return pool.add({
+    slot: {
       glueUrl: component.glueUrl,
       spec: {
         modules: { ...spec.modules },
@@ -97,16 +95,7 @@ function executorFor(o: ResolvedOptions, component: Component, binding: BindingD
       },
       binding,
     },
-    codec: hookCodec,
-    maxWorkers: o.poolSize,
     deadlineMs: o.timeoutMs,
-    graceMs: WORKER_GRACE_MS,
-    startupTimeoutMs: STARTUP_TIMEOUT_MS,
-    // The glue lifts guest strings into the worker's JS heap, and a reply is serialised and copied:
-    // room for a few copies of a full memory and of the largest answer. V8 enforces a worker's heap
-    // limit at garbage collection; one allocation larger than what is left ends the whole process
-    // (FatalProcessOutOfMemory), so no allocation a guest can cause may come near the limit.
-    heapMb: 128 + 4 * o.memoryMb + 4 * Math.ceil(o.maxOutputBytes / (1024 * 1024)),
   });
 }
 
@@ -180,6 +169,10 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
       call: planned.ok ? { path: 'direct' } : { path: 'glue', why: planned.reason },
     };
     if (!closed) loaded = executor;
+    // A hook of shared workers: the group runs it in one hop with its neighbours in a chain.
+    if (o.workers !== undefined && executor instanceof PoolExecutor) {
+      o.workers.join(transport, { slot: executor.slot, timeoutMs: o.timeoutMs, maxOutputBytes: o.maxOutputBytes, memoryMb: o.memoryMb, heapMb: heapMbFor(o.memoryMb, o.maxOutputBytes) });
+    }
     return { executor, info };
   }
 
@@ -220,10 +213,12 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
       const deadlineMs = Math.max(1, Math.ceil(deadline));
       return mapped(executor.invoke(record, { signal: context.signal, deadlineMs }), { timeoutMs: deadlineMs, maxOutputBytes: o.maxOutputBytes, memoryMb: o.memoryMb });
     },
+    ...(o.workers === undefined ? {} : { hop: o.workers }),
     async close() {
       if (closed) return;
       closed = true;
       loaded = undefined;
+      o.workers?.leave(transport);
       const current = loading;
       if (current === undefined) return;
       try {
