@@ -1,0 +1,116 @@
+import { readFileSync } from 'node:fs';
+import {
+  createNoopMeter,
+  metrics,
+  ProxyTracerProvider,
+  trace,
+  ValueType,
+  type Counter,
+  type Histogram,
+  type Meter,
+  type MeterProvider,
+  type Tracer,
+  type TracerProvider,
+} from '@opentelemetry/api';
+import { DURATION_BUCKETS_S, METRIC, SCOPE_NAME } from './names.js';
+
+/**
+ * Where a runner's spans and metrics go. By default, the OpenTelemetry API's global providers: a
+ * no-op until the application registers an SDK (basis-hooks never starts one itself; its CLI does,
+ * when asked to export). Or providers of the caller's own, used instead of the global ones.
+ */
+export interface TelemetryProviders {
+  readonly tracer_provider?: TracerProvider | undefined;
+  readonly meter_provider?: MeterProvider | undefined;
+}
+
+/** The library's instruments on one meter. */
+export interface Instruments {
+  readonly hookDecisions: Counter;
+  readonly hookFailures: Counter;
+  readonly hookDuration: Histogram;
+  readonly chainDuration: Histogram;
+  readonly mcpServerOperationDuration: Histogram;
+}
+
+// What the API hands out while no SDK is registered: compared by identity, per chain, so that a chain
+// costs nothing when nobody listens, and starts being recorded as soon as an SDK is registered.
+const NOOP_TRACER_PROVIDER: unknown = new ProxyTracerProvider().getDelegate();
+const NOOP_METER: Meter = createNoopMeter();
+/** Not a provider: makes the first lookup resolve. */
+const UNSEEN: unknown = Symbol('unseen');
+
+let scopeVersion: string | undefined;
+
+/** The package's version, the instrumentation scope's (read once, the first time telemetry is on). */
+function version(): string {
+  if (scopeVersion !== undefined) return scopeVersion;
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+    scopeVersion = typeof pkg.version === 'string' ? pkg.version : '';
+  } catch {
+    scopeVersion = '';
+  }
+  return scopeVersion;
+}
+
+/** The provider a global (proxy) tracer provider delegates to; a provider that is not a proxy is itself. */
+function delegateOf(provider: TracerProvider): unknown {
+  const proxy = provider as { getDelegate?: () => TracerProvider };
+  return typeof proxy.getDelegate === 'function' ? proxy.getDelegate() : provider;
+}
+
+function makeInstruments(meter: Meter): Instruments {
+  const duration = (name: string, description: string): Histogram =>
+    meter.createHistogram(name, { description, unit: 's', valueType: ValueType.DOUBLE, advice: { explicitBucketBoundaries: [...DURATION_BUCKETS_S] } });
+  return {
+    hookDecisions: meter.createCounter(METRIC.hookDecisions, { description: 'Hook decisions, by hook, tool, event, decision and shadow', unit: '{decision}', valueType: ValueType.INT }),
+    hookFailures: meter.createCounter(METRIC.hookFailures, { description: 'Hook failures, by hook, event and failure code', unit: '{failure}', valueType: ValueType.INT }),
+    hookDuration: duration(METRIC.hookDuration, 'How long each hook took, as the runner measured it'),
+    chainDuration: duration(METRIC.chainDuration, 'How long each chain took, from its first hook to its decision'),
+    mcpServerOperationDuration: duration(METRIC.mcpServerOperationDuration, 'MCP requests the gateway served, from the client\'s request to its answer'),
+  };
+}
+
+/**
+ * Resolves a tracer and the instruments, cheaply enough to ask on every chain: each lookup reads the
+ * current provider and compares it with the last one seen; only a change (an SDK registered, another
+ * provider set) makes a tracer or instruments. `undefined` means nobody is listening: record nothing.
+ */
+export class TelemetrySources {
+  readonly #tracerProvider: TracerProvider | undefined;
+  readonly #meterProvider: MeterProvider | undefined;
+  #seenTracerDelegate: unknown = UNSEEN;
+  #tracer: Tracer | undefined;
+  #seenMeterProvider: unknown = UNSEEN;
+  #instruments: Instruments | undefined;
+
+  constructor(providers: TelemetryProviders = {}) {
+    this.#tracerProvider = providers.tracer_provider;
+    this.#meterProvider = providers.meter_provider;
+  }
+
+  /** The tracer to record spans with, or undefined while no SDK is registered. */
+  tracer(): Tracer | undefined {
+    const delegate = delegateOf(this.#tracerProvider ?? trace.getTracerProvider());
+    if (delegate !== this.#seenTracerDelegate) {
+      this.#seenTracerDelegate = delegate;
+      this.#tracer = delegate === NOOP_TRACER_PROVIDER ? undefined : (delegate as TracerProvider).getTracer(SCOPE_NAME, version());
+    }
+    return this.#tracer;
+  }
+
+  /** The instruments to record metrics with, or undefined while no SDK is registered. */
+  instruments(): Instruments | undefined {
+    const provider = this.#meterProvider ?? metrics.getMeterProvider();
+    if (provider !== this.#seenMeterProvider) {
+      this.#seenMeterProvider = provider;
+      const meter = provider.getMeter(SCOPE_NAME, version());
+      this.#instruments = meter === NOOP_METER ? undefined : makeInstruments(meter);
+    }
+    return this.#instruments;
+  }
+}
+
+/** The sources of the API's global providers, shared by every runner and integration that uses them. */
+export const GLOBAL_TELEMETRY = new TelemetrySources();
