@@ -7,6 +7,7 @@ import type { ServerCommand } from '../integrations/mcp/index.js';
 import type { HookRunner } from '../runner/runner.js';
 import { openCliAudit, type CliAudit } from './audit-option.js';
 import { EXIT_USAGE } from './command.js';
+import { startOtlpForCommand } from './otlp-option.js';
 import { describeError } from './report.js';
 
 /** What `basis-hooks mcp` was asked to do. */
@@ -17,6 +18,8 @@ export interface GatewayInvocation {
   readonly trail: boolean;
   /** `--audit FILE`: also append the audit stream there. */
   readonly auditFile?: string;
+  /** `--otlp URL`: export traces and metrics there (the OTEL_* variables may turn export on too). */
+  readonly otlp?: string;
   readonly server: ServerCommand;
 }
 
@@ -34,6 +37,20 @@ export async function runGateway(request: GatewayInvocation): Promise<number> {
     say(`--workspace ${JSON.stringify(invocation.workspace)} is not a directory`);
     return EXIT_USAGE;
   }
+  // Started first, so the first chain is recorded; stopped last, so the last spans are flushed.
+  const otlp = await startOtlpForCommand('mcp', invocation.otlp, say);
+  if (typeof otlp === 'string') {
+    say(otlp);
+    return EXIT_USAGE;
+  }
+  try {
+    return await gatewayExporting(invocation, say);
+  } finally {
+    await otlp?.shutdown();
+  }
+}
+
+async function gatewayExporting(invocation: GatewayInvocation, say: (line: string) => void): Promise<number> {
   let runner: HookRunner;
   let audit: CliAudit | undefined;
   try {

@@ -1,8 +1,9 @@
 import { parseFlags, usageError, type Command } from '../command.js';
+import { otlpSetting } from '../otlp-option.js';
 
-const usage = `Usage: basis-hooks claude-code --config <hooks.json> [--approve-rewrites] [--audit <file>]
-       basis-hooks claude-code --config <hooks.json> --http --port <n> [--host <addr>] [--approve-rewrites] [--audit <file>]
-       basis-hooks claude-code --config <hooks.json> --print-settings [--http --port <n> [--host <addr>]] [--command <prefix>] [--audit <file>]
+const usage = `Usage: basis-hooks claude-code --config <hooks.json> [--approve-rewrites] [--audit <file>] [--otlp <url>]
+       basis-hooks claude-code --config <hooks.json> --http --port <n> [--host <addr>] [--approve-rewrites] [--audit <file>] [--otlp <url>]
+       basis-hooks claude-code --config <hooks.json> --print-settings [--http --port <n> [--host <addr>]] [--command <prefix>] [--audit <file>] [--otlp <url>]
 
 Run the basis chain as a Claude Code hook: one chain, serial, fail closed, sandboxed components.
 
@@ -22,6 +23,12 @@ Options:
       --audit <file>      also append the audit stream to this file (JSON lines; the config's
                           "audit" file, if any, is written as well); with --print-settings, the
                           printed command passes it on
+      --otlp <url>        export the chain's traces and metrics over OTLP/HTTP to this collector
+                          (e.g. http://127.0.0.1:4318). With --http, the standard
+                          OTEL_EXPORTER_OTLP_ENDPOINT variables turn export on too; a command hook
+                          exports only with --otlp (each event is a process: loading an exporter
+                          costs it), and continues Claude Code's trace from TRACEPARENT. With
+                          --print-settings, the printed command passes it on
       --print-settings    print the .claude/settings.json "hooks" block that wires this config in
       --command <prefix>  with --print-settings: how Claude Code should start basis-hooks
                           (default: this node and this CLI, by absolute path)
@@ -49,6 +56,7 @@ export const claudeCodeCommand: Command = {
       'print-settings': { type: 'boolean' },
       command: { type: 'string' },
       audit: { type: 'string' },
+      otlp: { type: 'string' },
     });
     if (typeof parsed === 'number') return parsed;
     const values = parsed.values;
@@ -65,11 +73,14 @@ export const claudeCodeCommand: Command = {
     if (values.command !== undefined && values.http === true) return usageError(this, '--command is for command hooks; an http hook is reached by its URL');
     const approveRewrites = values['approve-rewrites'] === true;
     const audit = values.audit === undefined ? {} : { auditFile: values.audit };
+    const otlp = values.otlp === undefined ? {} : { otlp: values.otlp };
+    const setting = otlpSetting(values.otlp);
+    if (typeof setting === 'string' && (values.otlp !== undefined || values.http === true)) return usageError(this, setting);
     if (values['print-settings'] !== true && values.http !== true) {
       // Claude Code lets the call proceed on any exit status but 2: nothing may escape as a crash.
       try {
         const { runOnce } = await import('../claude-code-bridge.js');
-        return await runOnce({ configFile: values.config, approveRewrites, ...audit });
+        return await runOnce({ configFile: values.config, approveRewrites, ...audit, ...otlp });
       } catch (error) {
         process.stderr.write(`basis-hooks claude-code: internal error: ${error instanceof Error ? error.message : String(error)}\n`.replace(/\n(?!$)/g, ' '));
         return EXIT_BLOCK;
@@ -83,8 +94,9 @@ export const claudeCodeCommand: Command = {
         ...(values.command === undefined ? {} : { command: values.command }),
         approveRewrites,
         ...audit,
+        ...otlp,
       });
     }
-    return bridge.serveHttp({ configFile: values.config, port: port ?? 0, host: values.host ?? bridge.DEFAULT_HOST, approveRewrites, ...audit });
+    return bridge.serveHttp({ configFile: values.config, port: port ?? 0, host: values.host ?? bridge.DEFAULT_HOST, approveRewrites, ...audit, ...otlp });
   },
 };

@@ -1,7 +1,8 @@
 import { parseFlags, usageError, type Command } from '../command.js';
+import { OTLP_USAGE, otlpSetting } from '../otlp-option.js';
 
 const usage = `Usage: basis-hooks mcp --config <hooks.json> [--workspace <dir>] [--agent-id <id>] [--trail]
-                       [--audit <file>] -- <server command> [args...]
+                       [--audit <file>] [--otlp <url>] -- <server command> [args...]
 
 A stdio MCP gateway. Starts the MCP server given after "--" and speaks MCP to the client on stdin and
 stdout; every tools/call runs through the hooks (pre_tool_use before the server sees it,
@@ -14,10 +15,13 @@ Options:
       --trail             write every chain outcome (with its trail) as a JSON line to stderr
       --audit <file>      also append the audit stream to this file (JSON lines; the config's
                           "audit" file, if any, is written as well)
+${OTLP_USAGE}
   -h, --help              show this help
 
 A denied call, or a hook that failed closed, is answered with an isError result giving the reason.
 stdout carries nothing but the protocol; the server's stderr and the gateway's messages go to stderr.
+With export on, a tools/call continues the trace its params._meta names (traceparent) and the
+request forwarded to the server names the gateway's span.
 
 Exit status: the server's (128 + signal number when a signal ended it); 0 when the client closed
 the connection; 2 for a usage error, an invalid config, a hook that cannot be loaded, an audit file
@@ -45,15 +49,18 @@ export const mcpCommand: Command = {
       'agent-id': { type: 'string' },
       trail: { type: 'boolean' },
       audit: { type: 'string' },
+      otlp: { type: 'string' },
     });
     if (typeof parsed === 'number') return parsed;
-    const { config: configFile, workspace, 'agent-id': agentId, trail, audit } = parsed.values;
+    const { config: configFile, workspace, 'agent-id': agentId, trail, audit, otlp } = parsed.values;
     if (configFile === undefined) return usageError(this, '--config <hooks.json> is required');
     const [serverCommand, ...serverArgs] = serverArgv;
     if (serverCommand === undefined || serverCommand === '') {
       return usageError(this, 'the MCP server command is required after "--" (e.g. -- npx @modelcontextprotocol/server-filesystem /data)');
     }
     if (agentId === '') return usageError(this, '--agent-id must not be empty');
+    const export_ = otlpSetting(otlp);
+    if (typeof export_ === 'string') return usageError(this, export_);
     // Imported here, not at the top: the MCP SDK is not something other commands should load.
     const { runGateway } = await import('../mcp-gateway.js');
     return runGateway({
@@ -62,6 +69,7 @@ export const mcpCommand: Command = {
       ...(agentId === undefined ? {} : { agentId }),
       trail: trail === true,
       ...(audit === undefined ? {} : { auditFile: audit }),
+      ...(otlp === undefined ? {} : { otlp }),
       server: { command: serverCommand, args: serverArgs },
     });
   },

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { contextFromCarrier } from '../../telemetry/propagation.js';
 import { blockedBody, type ClaudeCodeBridge } from './bridge.js';
 
 /** Options of {@link serveClaudeCode}. */
@@ -74,7 +75,9 @@ async function handle(bridge: ClaudeCodeBridge, request: IncomingMessage, respon
     request.destroy();
     return;
   }
-  const answer = await bridge.handle(Buffer.concat(chunks).toString('utf8'));
+  // A caller that sends W3C trace context (`traceparent`) gets the chain's span in its trace.
+  const parent = contextFromCarrier({ traceparent: request.headers.traceparent, tracestate: request.headers.tracestate });
+  const answer = await bridge.handle(Buffer.concat(chunks).toString('utf8'), undefined, parent);
   respond(response, 200, answer.kind === 'blocked' ? blockedBody(answer.reason) : (answer.output ?? {}));
 }
 

@@ -16,6 +16,7 @@ import type { HookRunner } from '../../runner/runner.js';
 import { objectInputCheck } from '../shared/object-input.js';
 import { exitStatus, ServerProcess, type ServerCommand, type ServerExit } from './server-process.js';
 import { outputOf, refusal, resultAfterHooks } from './tool-call.js';
+import { ToolCallTrace } from './trace-meta.js';
 
 /** Options of {@link McpGateway.start}. */
 export interface GatewayOptions {
@@ -64,6 +65,8 @@ interface ToolCall {
   /** The client cancelled it: it gets no answer (MCP: a cancelled request is not answered). */
   cancelled: boolean;
   answered: boolean;
+  /** Its spans, while an OpenTelemetry SDK listens (trace context continues from and to `_meta`). */
+  readonly trace: ToolCallTrace | undefined;
 }
 
 /** A request id as a map key: `1` and `"1"` are different requests. */
@@ -181,6 +184,7 @@ export class McpGateway {
       if (call !== undefined) {
         call.cancelled = true;
         call.abort.abort();
+        call.trace?.end(undefined);
         this.#atServer.delete(idKey(call.id));
         // A call still in the pre chain never reached the server: there is nothing there to cancel.
         if (call.stage === 'pre') return;
@@ -205,6 +209,7 @@ export class McpGateway {
       input: (params.arguments ?? {}) as JsonValue,
       cancelled: false,
       answered: false,
+      trace: ToolCallTrace.start(request, params.name),
     };
     const key = idKey(request.id);
     this.#calls.set(key, call);
@@ -214,7 +219,7 @@ export class McpGateway {
         outcome = await this.#runner.pre(
           { workspace: this.#options.workspace, agent_id: this.#agent, tool_call_id: String(request.id), tool_name: call.name, input: call.input },
           // MCP's tool arguments are objects: a rewrite to anything else fails that hook.
-          { signal: call.abort.signal, checkInput: MCP_INPUT },
+          { signal: call.abort.signal, checkInput: MCP_INPUT, trace_context: call.trace?.context },
         );
       } catch (error) {
         this.#answerResult(call, refusal(`basis-hooks: the hooks could not run (${describe(error)}); the call was not made (fail closed)`));
@@ -234,7 +239,8 @@ export class McpGateway {
       call.input = outcome.input;
       call.stage = 'server';
       this.#atServer.set(key, request.id);
-      const forward: JSONRPCRequest = outcome.modified ? { ...request, params: { ...request.params, arguments: outcome.input as Record<string, unknown> } } : request;
+      const rewritten: JSONRPCRequest = outcome.modified ? { ...request, params: { ...request.params, arguments: outcome.input as Record<string, unknown> } } : request;
+      const forward = call.trace === undefined ? rewritten : call.trace.forward(rewritten);
       this.#toServer(forward, request.id);
     } finally {
       if (call.stage === 'pre') this.#calls.delete(key);
@@ -270,6 +276,7 @@ export class McpGateway {
 
   async #postCall(call: ToolCall, message: JSONRPCMessage): Promise<void> {
     const key = idKey(call.id);
+    call.trace?.upstreamAnswered(message);
     try {
       if (call.cancelled) return;
       // A JSON-RPC error is the protocol failing (unknown tool, bad params), not a tool result: as is.
@@ -295,7 +302,7 @@ export class McpGateway {
             output: outputOf(result.data),
             is_error: result.data.isError ?? false,
           },
-          { signal: call.abort.signal },
+          { signal: call.abort.signal, trace_context: call.trace?.context },
         );
       } catch (error) {
         this.#answerResult(call, refusal(`basis-hooks: the post_tool_use hooks could not run (${describe(error)}); the output was withheld (fail closed)`));
@@ -315,6 +322,7 @@ export class McpGateway {
   #answer(call: ToolCall, message: JSONRPCMessage): void {
     if (call.answered || call.cancelled) return;
     call.answered = true;
+    call.trace?.end(message);
     this.#toClient(message);
   }
 

@@ -1,0 +1,123 @@
+/**
+ * `--otlp URL` and the standard `OTEL_*` variables: whether a long-running command exports its
+ * traces and metrics, and where. Decided here without loading anything of the SDK; the SDK itself is
+ * loaded by otlp-export.ts, and only when export is on.
+ */
+
+/** The flag's line for a command's `--help`. */
+export const OTLP_USAGE = `      --otlp <url>        export traces and metrics over OTLP/HTTP to this collector (e.g.
+                          http://127.0.0.1:4318; /v1/traces and /v1/metrics are appended).
+                          Without it, the standard OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_/
+                          _METRICS_ENDPOINT) variables turn export on; see docs/observability.md`;
+
+/** What to export, decided from the flag and the environment. */
+export interface OtlpSetting {
+  /** The traces endpoint, when `--otlp` named one (else the exporter reads the environment). */
+  readonly tracesUrl: string | undefined;
+  readonly metricsUrl: string | undefined;
+  readonly traces: boolean;
+  readonly metrics: boolean;
+  /** Milliseconds between metric exports (`OTEL_METRIC_EXPORT_INTERVAL`, default 60000). */
+  readonly metricIntervalMs: number;
+  /** Lines to print on stderr (settings that were not honoured as written). */
+  readonly notes: readonly string[];
+}
+
+const ENDPOINT_VARIABLES = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT'] as const;
+const DEFAULT_METRIC_INTERVAL_MS = 60_000;
+
+function set(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/** A signal's exporter setting: on unless `none`; another exporter than OTLP is noted, and OTLP used. */
+function signal(env: NodeJS.ProcessEnv, name: 'OTEL_TRACES_EXPORTER' | 'OTEL_METRICS_EXPORTER', notes: string[]): boolean {
+  const value = set(env, name)?.toLowerCase();
+  if (value === undefined || value === 'otlp') return true;
+  if (value === 'none') return false;
+  notes.push(`${name}=${value}: basis-hooks exports over OTLP/HTTP only; using otlp`);
+  return true;
+}
+
+/**
+ * Whether and where to export, or a sentence saying what is wrong (a usage error: exit 2).
+ * Export is on with `--otlp URL`, or when one of the standard endpoint variables is set and
+ * `OTEL_SDK_DISABLED` is not `true` (`--otlp` wins over it: it is asked for by name).
+ * `OTEL_TRACES_EXPORTER` / `OTEL_METRICS_EXPORTER=none` turn one signal off. gRPC is refused: the
+ * exporters speak OTLP over HTTP (JSON), which collectors take on their HTTP port (4318).
+ */
+export function otlpSetting(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): OtlpSetting | undefined | string {
+  if (flag === undefined && (set(env, 'OTEL_SDK_DISABLED')?.toLowerCase() === 'true' || !ENDPOINT_VARIABLES.some((name) => set(env, name) !== undefined))) return undefined;
+  let base: string | undefined;
+  if (flag !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(flag);
+    } catch {
+      return `--otlp needs a URL (e.g. http://127.0.0.1:4318), got ${JSON.stringify(flag)}`;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return `--otlp needs an http:// or https:// URL (OTLP over HTTP), got ${JSON.stringify(flag)}`;
+    if (url.search !== '' || url.hash !== '') return `--otlp takes the collector's base URL, without a query or fragment: ${JSON.stringify(flag)}`;
+    base = url.href.replace(/\/+$/, '');
+  }
+  for (const name of ['OTEL_EXPORTER_OTLP_PROTOCOL', 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', 'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL']) {
+    if (set(env, name)?.toLowerCase() === 'grpc') {
+      return `${name}=grpc is not supported: basis-hooks exports OTLP over HTTP; point it at the collector's HTTP endpoint (port 4318) and unset ${name} or set it to http/json`;
+    }
+  }
+  const notes: string[] = [];
+  const traces = signal(env, 'OTEL_TRACES_EXPORTER', notes);
+  const metrics = signal(env, 'OTEL_METRICS_EXPORTER', notes);
+  const interval = set(env, 'OTEL_METRIC_EXPORT_INTERVAL');
+  let metricIntervalMs = DEFAULT_METRIC_INTERVAL_MS;
+  if (interval !== undefined) {
+    const n = Number(interval);
+    if (Number.isInteger(n) && n > 0) metricIntervalMs = n;
+    else notes.push(`OTEL_METRIC_EXPORT_INTERVAL=${interval} is not a positive number of milliseconds: using ${DEFAULT_METRIC_INTERVAL_MS}`);
+  }
+  return {
+    tracesUrl: base === undefined ? undefined : `${base}/v1/traces`,
+    metricsUrl: base === undefined ? undefined : `${base}/v1/metrics`,
+    traces,
+    metrics,
+    metricIntervalMs,
+    notes,
+  };
+}
+
+/** What a command holds while it exports: how to flush and stop at its end. */
+export interface OtlpExport {
+  /** Where it exports (for the command's start-up line). */
+  readonly describe: string;
+  /** Flush what is buffered and stop; resolves within `timeoutMs` whatever the collector does. */
+  shutdown(timeoutMs?: number): Promise<void>;
+}
+
+/**
+ * For a command: decide from `--otlp` and the environment, then start the SDK (loaded only now) and
+ * register it globally. Returns the export to shut down at the end, undefined when export is off, or
+ * a usage problem (a sentence) when the flag or the environment is wrong.
+ *
+ * @example
+ * const otlp = await startOtlpForCommand('serve', values.otlp, say);
+ * if (typeof otlp === 'string') return usageError(command, otlp);
+ * try { ... } finally { await otlp?.shutdown(); }
+ */
+export async function startOtlpForCommand(
+  command: string,
+  flag: string | undefined,
+  log: (line: string) => void,
+  options: { readonly environment?: boolean; readonly announce?: boolean } = {},
+): Promise<OtlpExport | undefined | string> {
+  // A command started per event (claude-code's command hook) exports only when asked by flag: the
+  // agent's own OTEL_* variables would otherwise make every tool call load an exporter.
+  if (flag === undefined && options.environment === false) return undefined;
+  const setting = otlpSetting(flag);
+  if (setting === undefined || typeof setting === 'string') return setting;
+  for (const note of setting.notes) log(`otlp: ${note}`);
+  const { startOtlpExport } = await import('./otlp-export.js');
+  const exporting = await startOtlpExport(setting, { command, log });
+  if (options.announce !== false) log(`otlp: exporting ${exporting.describe}`);
+  return exporting;
+}
