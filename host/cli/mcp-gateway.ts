@@ -3,7 +3,7 @@ import { isDirectory } from '../transports/subprocess/check.js';
 import { createRunner } from '../config/create-runner.js';
 import { loadConfig } from '../config/load.js';
 import { McpGateway } from '../integrations/mcp/index.js';
-import type { ServerCommand } from '../integrations/mcp/index.js';
+import type { ServerCommand, UnknownMethods } from '../integrations/mcp/index.js';
 import type { HookRunner } from '../runner/runner.js';
 import { openCliAudit, type CliAudit } from './audit-option.js';
 import { EXIT_USAGE } from './command.js';
@@ -21,6 +21,9 @@ export interface GatewayInvocation {
   /** `--otlp URL`: export traces and metrics there (the OTEL_* variables may turn export on too). */
   readonly otlp?: string;
   readonly server: ServerCommand;
+  readonly unknownMethods?: UnknownMethods;
+  readonly upstreamTimeoutMs?: number;
+  readonly maxMessageBytes?: number;
 }
 
 const SIGNAL_STATUS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
@@ -75,6 +78,9 @@ async function gatewayExporting(invocation: GatewayInvocation, say: (line: strin
       server: invocation.server,
       workspace: invocation.workspace,
       ...(invocation.agentId === undefined ? {} : { agentId: invocation.agentId }),
+      ...(invocation.unknownMethods === undefined ? {} : { unknownMethods: invocation.unknownMethods }),
+      ...(invocation.upstreamTimeoutMs === undefined ? {} : { upstreamTimeoutMs: invocation.upstreamTimeoutMs }),
+      ...(invocation.maxMessageBytes === undefined ? {} : { maxMessageBytes: invocation.maxMessageBytes }),
       log: say,
       ...(invocation.trail ? { onOutcome: (outcome, tool) => void process.stderr.write(`${JSON.stringify({ tool, ...outcome })}\n`) } : {}),
     });

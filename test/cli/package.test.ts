@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './cli.js';
+import { links, mentions, packageFiles, shippedDocs } from '../docs/doc-paths.js';
 
 interface Packed {
   readonly filename: string;
@@ -57,6 +59,25 @@ describe('the packed package', () => {
       });
     }
     expect(dangling).toEqual([]);
+  });
+
+  it('ships the documentation, and every path in the package its pages name — as the files rule of test/docs/doc-paths.ts reads it', async () => {
+    const pkg = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
+    const rule = packageFiles(pkg.files);
+    const packed = (p: string): boolean => files.has(p) || [...files].some((f) => f.startsWith(`${p.replace(/\/+$/, '')}/`));
+    const named = new Set<string>();
+    for (const doc of shippedDocs(ROOT)) {
+      expect(files.has(doc), doc).toBe(true);
+      const text = await readFile(path.join(ROOT, doc), 'utf8');
+      for (const m of mentions(text)) named.add(m.path.replace(/[*?].*$/, '').replace(/\/+$/, ''));
+      for (const l of links(text)) {
+        if (/^[a-z][a-z0-9+.-]*:/i.test(l.target) || l.target.startsWith('#')) continue;
+        named.add(path.posix.normalize(path.posix.join(path.posix.dirname(doc), l.target.split('#')[0] ?? '')));
+      }
+    }
+    // The rule the unit test uses agrees with npm on every existing path the docs name (those it says are shipped are, and the others are not).
+    const disagree = [...named].filter((p) => p !== '' && existsSync(path.join(ROOT, p)) && rule.includes(p) !== packed(p));
+    expect(disagree).toEqual([]);
   });
 
   it("has no install script that would fail where it is installed: prepare (npm runs it for a tarball or git install once approved) does nothing in the unpacked package", async () => {

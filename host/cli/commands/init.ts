@@ -18,7 +18,7 @@ ${LANGUAGES.map((l) => `  ${l.padEnd(16)}${LANGUAGE_NOTES[l]}`).join('\n')}
 
 The default is ${DEFAULT_LANGUAGE} on ${DEFAULT_JS_ENGINE}: no compiler, one npm package (componentize-qjs),
 and QuickJS beats SpiderMonkey on what matters for a hook: ~1.6 MB instead of ~11.6 MB, a faster
-first call and a faster call (measured figures: the README's Performance section). JS and TS hooks read and answer the wire contract's shapes
+first call and a faster call (measured figures: docs/performance.md in the package). JS and TS hooks read and answer the wire contract's shapes
 ({decision: "deny", reason}); build bundles the glue that speaks the WIT.
 
 Options:

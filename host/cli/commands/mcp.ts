@@ -2,7 +2,8 @@ import { parseFlags, usageError, type Command } from '../command.js';
 import { OTLP_USAGE, otlpSetting } from '../otlp-option.js';
 
 const usage = `Usage: basis-hooks mcp --config <hooks.json> [--workspace <dir>] [--agent-id <id>] [--trail]
-                       [--audit <file>] [--otlp <url>] -- <server command> [args...]
+                       [--audit <file>] [--unknown-methods refuse|forward] [--upstream-timeout <ms>]
+                       [--max-message-bytes <n>] [--otlp <url>] -- <server command> [args...]
 
 A stdio MCP gateway. Starts the MCP server given after "--" and speaks MCP to the client on stdin and
 stdout; every tools/call runs through the hooks (pre_tool_use before the server sees it,
@@ -15,6 +16,11 @@ Options:
       --trail             write every chain outcome (with its trail) as a JSON line to stderr
       --audit <file>      also append the audit stream to this file (JSON lines; the config's
                           "audit" file, if any, is written as well)
+      --unknown-methods <p>   what to do with a method the gateway does not know: refuse (default:
+                          a request gets -32601, a notification is dropped) or forward (unhooked)
+      --upstream-timeout <ms> how long a request may wait for the server's answer; progress
+                          notifications restart it; 0: forever (default 600000)
+      --max-message-bytes <n> largest message read from either side (default 33554432)
 ${OTLP_USAGE}
   -h, --help              show this help
 
@@ -50,6 +56,9 @@ export const mcpCommand: Command = {
       trail: { type: 'boolean' },
       audit: { type: 'string' },
       otlp: { type: 'string' },
+      'unknown-methods': { type: 'string' },
+      'upstream-timeout': { type: 'string' },
+      'max-message-bytes': { type: 'string' },
     });
     if (typeof parsed === 'number') return parsed;
     const { config: configFile, workspace, 'agent-id': agentId, trail, audit, otlp } = parsed.values;
@@ -61,6 +70,14 @@ export const mcpCommand: Command = {
     if (agentId === '') return usageError(this, '--agent-id must not be empty');
     const export_ = otlpSetting(otlp);
     if (typeof export_ === 'string') return usageError(this, export_);
+    const unknownMethods = parsed.values['unknown-methods'];
+    if (unknownMethods !== undefined && unknownMethods !== 'refuse' && unknownMethods !== 'forward') {
+      return usageError(this, `--unknown-methods must be "refuse" or "forward", not ${JSON.stringify(unknownMethods)}`);
+    }
+    const upstreamTimeout = wholeNumber(parsed.values['upstream-timeout']);
+    if (upstreamTimeout === null) return usageError(this, `--upstream-timeout must be a whole number of milliseconds (0: forever), not ${JSON.stringify(parsed.values['upstream-timeout'])}`);
+    const maxMessageBytes = wholeNumber(parsed.values['max-message-bytes']);
+    if (maxMessageBytes === null || maxMessageBytes === 0) return usageError(this, `--max-message-bytes must be a positive whole number of bytes, not ${JSON.stringify(parsed.values['max-message-bytes'])}`);
     // Imported here, not at the top: the MCP SDK is not something other commands should load.
     const { runGateway } = await import('../mcp-gateway.js');
     return runGateway({
@@ -71,8 +88,19 @@ export const mcpCommand: Command = {
       ...(audit === undefined ? {} : { auditFile: audit }),
       ...(otlp === undefined ? {} : { otlp }),
       server: { command: serverCommand, args: serverArgs },
+      ...(unknownMethods === undefined ? {} : { unknownMethods }),
+      ...(upstreamTimeout === undefined ? {} : { upstreamTimeoutMs: upstreamTimeout }),
+      ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
     });
   },
 };
 
 
+
+/** A flag's whole number: `undefined` when absent, `null` when not a whole number ≥ 0. */
+function wholeNumber(value: string | undefined): number | undefined | null {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) return null;
+  const number = Number(value);
+  return Number.isSafeInteger(number) ? number : null;
+}

@@ -35,12 +35,13 @@ export class ClaudeCodeBridge {
   }
 
   /**
-   * Run the chain for one event (the JSON text Claude Code sent). Never rejects. `traceContext` is
-   * the trace Claude Code ran the hook in, when it said (`TRACEPARENT` in a command hook's
-   * environment, a `traceparent` header): the chain's span continues it.
+   * Run the chain for one event (the JSON text Claude Code sent; at most `maxLength` characters).
+   * Never rejects. `traceContext` is the trace Claude Code ran the hook in, when it said
+   * (`TRACEPARENT` in a command hook's environment, a `traceparent` header): the chain's span
+   * continues it.
    */
-  async handle(text: string, signal?: AbortSignal, traceContext?: Context): Promise<BridgeAnswer> {
-    const read = readEvent(text);
+  async handle(text: string, signal?: AbortSignal, maxLength?: number, traceContext?: Context): Promise<BridgeAnswer> {
+    const read = readEvent(text, maxLength);
     if (!read.ok) return { kind: 'blocked', reason: read.problem };
     let outcome: Outcome;
     try {

@@ -1,9 +1,10 @@
 import { context as contextApi, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
-import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { EXECUTE_TOOL, SEMCONV } from '../../telemetry/names.js';
 import { carrierOf, contextFromCarrier } from '../../telemetry/propagation.js';
 import { GLOBAL_TELEMETRY, type Instruments } from '../../telemetry/sources.js';
 import { telemetryFailed } from '../../telemetry/warn.js';
+import type { Answer } from './upstream/link.js';
 
 /*
  * Trace context through the gateway (MCP carries W3C `traceparent`/`tracestate` in `params._meta`,
@@ -13,8 +14,8 @@ import { telemetryFailed } from '../../telemetry/warn.js';
  *                                              ├─ tools/call {tool} (CLIENT) ─▶ the server's spans
  *                                              └─ basis_hooks.chain (post) ─ basis_hooks.hook …
  *
- * Everything the gateway does with trace context is here; the gateway calls {@link ToolCallTrace.start}
- * once per tools/call and hands the object the moments that matter.
+ * Everything the gateway does with trace context is here; the conversation calls
+ * {@link ToolCallTrace.start} once per tools/call and hands the object the moments that matter.
  */
 
 type Meta = Record<string, unknown>;
@@ -89,7 +90,7 @@ export class ToolCallTrace {
     try {
       const tracer = GLOBAL_TELEMETRY.tracer();
       if (tracer === undefined || this.#span === undefined) return request;
-      const attributes: Attributes = { [SEMCONV.mcpMethodName]: 'tools/call', [SEMCONV.genAiToolName]: this.#tool, [SEMCONV.jsonrpcRequestId]: String(request.id), [SEMCONV.networkTransport]: 'pipe' };
+      const attributes: Attributes = { [SEMCONV.mcpMethodName]: 'tools/call', [SEMCONV.genAiToolName]: this.#tool };
       this.#upstream = tracer.startSpan(`tools/call ${this.#tool}`, { kind: SpanKind.CLIENT, attributes }, this.#context);
       return withTraceMeta(request, trace.setSpan(this.#context, this.#upstream));
     } catch (error) {
@@ -99,7 +100,7 @@ export class ToolCallTrace {
   }
 
   /** The server answered (before any post hook runs). */
-  upstreamAnswered(message: JSONRPCMessage): void {
+  upstreamAnswered(message: Answer): void {
     const span = this.#upstream;
     if (span === undefined) return;
     this.#upstream = undefined;
@@ -112,7 +113,7 @@ export class ToolCallTrace {
   }
 
   /** The client got its answer (`message`), or none: the call was cancelled or the gateway stopped. */
-  end(message: JSONRPCMessage | undefined): void {
+  end(message: Answer | undefined): void {
     if (this.#ended) return;
     this.#ended = true;
     try {
@@ -124,7 +125,7 @@ export class ToolCallTrace {
       if (message === undefined) this.#span?.setAttribute(SEMCONV.errorType, errorType);
       else errorType = markAnswer(this.#span, message);
       this.#span?.end(performance.now());
-      const attributes: Attributes = { [SEMCONV.mcpMethodName]: 'tools/call', [SEMCONV.genAiToolName]: this.#tool, [SEMCONV.networkTransport]: 'pipe' };
+      const attributes: Attributes = { [SEMCONV.mcpMethodName]: 'tools/call', [SEMCONV.genAiToolName]: this.#tool };
       if (errorType !== undefined) attributes[SEMCONV.errorType] = errorType;
       this.#instruments?.mcpServerOperationDuration.record((performance.now() - this.#started) / 1000, attributes);
     } catch (error) {
@@ -139,19 +140,18 @@ function serverAttributes(request: JSONRPCRequest, tool: string): Attributes {
     [SEMCONV.genAiToolName]: tool,
     [SEMCONV.genAiOperationName]: EXECUTE_TOOL,
     [SEMCONV.jsonrpcRequestId]: String(request.id),
-    [SEMCONV.networkTransport]: 'pipe',
   };
 }
 
 /** Put an answer's outcome on a span: a JSON-RPC error's code, or `tool_error`; returns the `error.type`. */
-function markAnswer(span: Span | undefined, message: JSONRPCMessage): string | undefined {
-  if ('error' in message && message.error !== undefined) {
+function markAnswer(span: Span | undefined, message: Answer): string | undefined {
+  if ('error' in message) {
     const code = String(message.error.code);
     span?.setAttributes({ [SEMCONV.rpcResponseStatusCode]: code, [SEMCONV.errorType]: code });
     span?.setStatus({ code: SpanStatusCode.ERROR, message: message.error.message });
     return code;
   }
-  if ('result' in message && (message.result as { isError?: unknown } | undefined)?.isError === true) {
+  if (message.result.isError === true) {
     span?.setAttribute(SEMCONV.errorType, 'tool_error');
     span?.setStatus({ code: SpanStatusCode.ERROR });
     return 'tool_error';

@@ -14,6 +14,9 @@ const LANGUAGE_NAMES: Readonly<Record<StarterManifest['lang'], string>> = {
   assemblyscript: 'AssemblyScript',
 };
 
+/** The basis-hooks repository: the guides are there, not in the package the starter was made from. */
+const REPOSITORY = 'https://github.com/basis-hooks/basis-hooks';
+
 /** Where the language's own guide lives in the basis-hooks repository. */
 const GUIDES: Readonly<Record<StarterManifest['lang'], string>> = {
   js: 'guest-examples/js/README.md',
@@ -107,7 +110,7 @@ production.
 ] }
 \`\`\`
 
-The guide for ${LANGUAGE_NAMES[manifest.lang]} hooks is \`${GUIDES[manifest.lang]}\` in the basis-hooks repository;
-\`guest-examples/README.md\` there covers every language and the ABI.
+The guide for ${LANGUAGE_NAMES[manifest.lang]} hooks is [\`${GUIDES[manifest.lang]}\`](${REPOSITORY}/blob/main/${GUIDES[manifest.lang]}) in the basis-hooks repository;
+[\`guest-examples/README.md\`](${REPOSITORY}/blob/main/guest-examples/README.md) there covers every language and the ABI.
 `;
 }
