@@ -108,7 +108,7 @@ describe('basis-hooks mcp --otlp', () => {
     expect(servers.map((s) => s.name).sort()).toEqual(['tools/call echo', 'tools/call echo', 'tools/call leak']);
     for (const server of servers) {
       expect(server.parentSpanId).toBe(CLIENT_SPAN);
-      expect(server.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'network.transport': 'pipe' });
+      expect(server.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool' });
     }
     const leakServer = servers.find((s) => s.name === 'tools/call leak') as ReceivedSpan;
     // Under the gateway's span: the pre chain, the hop upstream (continued by the server), the post chain.
