@@ -11,8 +11,8 @@ import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import type { OtlpExport, OtlpSetting } from './otlp-option.js';
+import { AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider, type Sampler } from '@opentelemetry/sdk-trace';
+import type { OtlpExport, OtlpSetting, SamplerSetting } from './otlp-option.js';
 
 /** How long a command's end waits for the last export (a collector that is down must not hold the exit). */
 const SHUTDOWN_MS = 5000;
@@ -42,6 +42,24 @@ function stderrLogger(log: (line: string) => void): DiagLogger {
   return { error: say, warn: say, info: quiet, debug: quiet, verbose: quiet };
 }
 
+/** The SDK's sampler for a setting. */
+function samplerOf(setting: SamplerSetting): Sampler {
+  switch (setting.kind) {
+    case 'always_on':
+      return new AlwaysOnSampler();
+    case 'always_off':
+      return new AlwaysOffSampler();
+    case 'traceidratio':
+      return new TraceIdRatioBasedSampler(setting.ratio);
+    case 'parentbased_always_on':
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+    case 'parentbased_always_off':
+      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+    case 'parentbased_traceidratio':
+      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(setting.ratio) });
+  }
+}
+
 /**
  * Start exporting: a tracer provider with a batch span processor, a meter provider with a periodic
  * reader (every `metricIntervalMs`, and once more at shutdown), both with the OTLP/HTTP exporters and
@@ -57,7 +75,7 @@ export async function startOtlpExport(setting: OtlpSetting, options: { readonly 
   const targets: string[] = [];
   if (setting.traces) {
     const exporter = new OTLPTraceExporter(setting.tracesUrl === undefined ? {} : { url: setting.tracesUrl });
-    const provider = new TracerProvider({ resource, spanProcessors: [new BatchSpanProcessor({ exporter })] });
+    const provider = new TracerProvider({ resource, sampler: samplerOf(setting.sampler), spanProcessors: [new BatchSpanProcessor({ exporter, ...setting.batch })] });
     if (trace.setGlobalTracerProvider(provider)) {
       stops.push(async () => {
         await provider.shutdown();

@@ -19,8 +19,58 @@ export interface OtlpSetting {
   readonly metrics: boolean;
   /** Milliseconds between metric exports (`OTEL_METRIC_EXPORT_INTERVAL`, default 60000). */
   readonly metricIntervalMs: number;
+  /** `OTEL_TRACES_SAMPLER` (and `_ARG`): default `parentbased_always_on`, as the specification says. */
+  readonly sampler: SamplerSetting;
+  /** `OTEL_BSP_*`: the batch span processor's settings (the SDK's defaults where unset). */
+  readonly batch: BatchSetting;
   /** Lines to print on stderr (settings that were not honoured as written). */
   readonly notes: readonly string[];
+}
+
+/** The standard samplers (`OTEL_TRACES_SAMPLER`). */
+export type SamplerSetting =
+  | { readonly kind: 'always_on' | 'always_off' | 'parentbased_always_on' | 'parentbased_always_off' }
+  | { readonly kind: 'traceidratio' | 'parentbased_traceidratio'; readonly ratio: number };
+
+/** The batch span processor's settings from `OTEL_BSP_SCHEDULE_DELAY`, `_MAX_QUEUE_SIZE`, `_MAX_EXPORT_BATCH_SIZE`, `_EXPORT_TIMEOUT`. */
+export interface BatchSetting {
+  readonly scheduledDelayMillis?: number;
+  readonly maxQueueSize?: number;
+  readonly maxExportBatchSize?: number;
+  readonly exportTimeoutMillis?: number;
+}
+
+const SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const;
+
+/** The sampler the variables name; one not known (e.g. `jaeger_remote`) is noted and the default used. */
+function sampler(env: NodeJS.ProcessEnv, notes: string[]): SamplerSetting {
+  const name = set(env, 'OTEL_TRACES_SAMPLER')?.toLowerCase() ?? 'parentbased_always_on';
+  const known = SAMPLERS.find((s) => s === name);
+  if (known === undefined) {
+    notes.push(`OTEL_TRACES_SAMPLER=${name} is not one basis-hooks knows (${SAMPLERS.join(', ')}): using parentbased_always_on`);
+    return { kind: 'parentbased_always_on' };
+  }
+  if (known !== 'traceidratio' && known !== 'parentbased_traceidratio') return { kind: known };
+  const arg = set(env, 'OTEL_TRACES_SAMPLER_ARG');
+  const ratio = arg === undefined ? 1 : Number(arg);
+  if (!Number.isFinite(ratio) || ratio < 0 || ratio > 1) {
+    notes.push(`OTEL_TRACES_SAMPLER_ARG=${String(arg)} is not a ratio from 0 to 1: using 1`);
+    return { kind: known, ratio: 1 };
+  }
+  return { kind: known, ratio };
+}
+
+function batch(env: NodeJS.ProcessEnv, notes: string[]): BatchSetting {
+  const out: { -readonly [K in keyof BatchSetting]: number } = {};
+  const names = { scheduledDelayMillis: 'OTEL_BSP_SCHEDULE_DELAY', maxQueueSize: 'OTEL_BSP_MAX_QUEUE_SIZE', maxExportBatchSize: 'OTEL_BSP_MAX_EXPORT_BATCH_SIZE', exportTimeoutMillis: 'OTEL_BSP_EXPORT_TIMEOUT' } as const;
+  for (const [key, name] of Object.entries(names) as Array<[keyof BatchSetting, string]>) {
+    const value = set(env, name);
+    if (value === undefined) continue;
+    const n = Number(value);
+    if (Number.isInteger(n) && n > 0) out[key] = n;
+    else notes.push(`${name}=${value} is not a positive whole number: the SDK's default is used`);
+  }
+  return out;
 }
 
 const ENDPOINT_VARIABLES = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT'] as const;
@@ -82,6 +132,8 @@ export function otlpSetting(flag: string | undefined, env: NodeJS.ProcessEnv = p
     traces,
     metrics,
     metricIntervalMs,
+    sampler: sampler(env, notes),
+    batch: batch(env, notes),
     notes,
   };
 }

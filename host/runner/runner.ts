@@ -277,18 +277,17 @@ export class HookRunner {
     const budget = budgetMs === undefined ? undefined : new BudgetClock(budgetMs, started);
     const audit = this.#audit;
     audit?.chainStarted(call, input, hooks.map((h) => h.definition.name), budgetMs);
-    return { call, trail: new ChainTrail(), budget, audit, telemetry: this.#chainTelemetry(call, hooks, budgetMs, options, started), started, options };
+    return { call, trail: new ChainTrail(), budget, audit, telemetry: this.#chainTelemetry(call, budgetMs, options, started), started, options };
   }
 
   /** The chain's spans and metrics, when a tracer or a meter listens (one provider lookup when none does). */
-  #chainTelemetry(call: HookCall, hooks: readonly CompiledHook[], budgetMs: number | undefined, options: RunOptions, started: number): ChainTelemetry | undefined {
+  #chainTelemetry(call: HookCall, budgetMs: number | undefined, options: RunOptions, started: number): ChainTelemetry | undefined {
     const sources = this.#telemetry;
     if (sources === undefined) return undefined;
     const tracer = sources.tracer();
     const instruments = sources.instruments();
     if (tracer === undefined && instruments === undefined) return undefined;
-    const names = hooks.map((h) => h.definition.name);
-    return ChainTelemetry.start(tracer, instruments, { call, hooks: names, budgetMs, parent: options.trace_context, started, payloads: this.#payloads });
+    return ChainTelemetry.start(tracer, instruments, { call, budgetMs, parent: options.trace_context, started, payloads: this.#payloads });
   }
 
   /**
@@ -506,11 +505,11 @@ function closedResult(hook: string): unknown {
   return { ok: false, failure: { code: 'timeout', message: `the runner was closed while the call was in flight (hook "${hook}")` } };
 }
 
-/** A transport's telemetry traits: its isolation as it says, else what its kind implies. */
+/** A transport's telemetry traits: its isolation as it says, else what its kind implies, else its kind. */
 function traitsOf(transport: HookDefinition['transport']): HookTraits {
   const kind = typeof transport.kind === 'string' ? transport.kind : 'unknown';
-  const own = typeof transport.isolation === 'string' ? transport.isolation : undefined;
-  return { transport: kind, isolation: own ?? (kind === 'subprocess' ? 'process' : kind === 'interceptor' ? 'in-process' : undefined) };
+  if (typeof transport.isolation === 'string') return { isolation: transport.isolation };
+  return { isolation: kind === 'subprocess' ? 'process' : kind === 'interceptor' ? 'in-process' : kind };
 }
 
 /** The fuel the transport says its last call spent; a transport that throws says nothing. */

@@ -9,16 +9,13 @@ import { telemetryFailed } from './warn.js';
 
 /** What telemetry says about a hook besides its trail entry: fixed per hook. */
 export interface HookTraits {
-  /** The transport's kind (`component`, `subprocess`, `interceptor`, …). */
-  readonly transport: string;
-  /** How it is isolated (`metered`, `worker`, `process`, `in-process`), when known. */
-  readonly isolation: string | undefined;
+  /** How it runs (`metered`, `worker`, `process`, `in-process`), or its transport's kind when that does not say. */
+  readonly isolation: string;
 }
 
 /** What a chain's telemetry starts from. */
 export interface ChainStart {
   readonly call: HookCall;
-  readonly hooks: readonly string[];
   readonly budgetMs: number | undefined;
   /** The parent: the caller's context (a gateway's span, a remote parent), else the active one. */
   readonly parent: Context | undefined;
@@ -33,17 +30,23 @@ export interface ChainStart {
  * `basis_hooks.hook` child per hook (made when the hook's entry is recorded, spanning the time the
  * runner measured), and the decision, failure and duration metrics. Made only while a tracer or a
  * meter is listening; it never throws into the chain (a failing SDK is reported once, on stderr).
+ *
+ * Cost, with the SDK: attributes are set on a span once it has started — the SDK checks them once
+ * that way, twice when they are given to `startSpan` (so a sampler sees only the span's name, kind and
+ * parent); no hook span is made under a chain span that is not recording (sampled out); decisions are
+ * counted in place and observed at collection ({@link DecisionTally}).
  */
 export class ChainTelemetry {
   readonly #tracer: Tracer | undefined;
   readonly #instruments: Instruments | undefined;
   readonly #call: HookCall;
   readonly #payloads: boolean;
+  /** The chain's span while it records (undefined without a tracer, or sampled out). */
   readonly #span: Span | undefined;
   readonly #parent: Context;
   #hookParent: Context | undefined;
 
-  constructor(tracer: Tracer | undefined, instruments: Instruments | undefined, start: ChainStart) {
+  private constructor(tracer: Tracer | undefined, instruments: Instruments | undefined, start: ChainStart) {
     this.#tracer = tracer;
     this.#instruments = instruments;
     this.#call = start.call;
@@ -65,24 +68,15 @@ export class ChainTelemetry {
   /** Record one hook's decision (enforcing, or a shadow's when it lands). */
   hook(traits: HookTraits, entry: TrailEntry, cold: boolean, fuel: number | undefined): void {
     try {
-      const end = performance.now();
-      const call = this.#call;
-      const shadow = entry.shadow === true;
-      if (this.#tracer !== undefined && this.#span !== undefined) {
-        this.#hookParent ??= trace.setSpan(this.#parent, this.#span);
-        const attributes: Attributes = {
-          [ATTR.hookName]: entry.hook,
-          [ATTR.event]: call.event,
-          [SEMCONV.genAiToolName]: call.tool_name,
-          [ATTR.decision]: entry.decision,
-          [ATTR.shadow]: shadow,
-          [ATTR.modified]: !shadow && entry.decision === 'modify',
-          [ATTR.replaced]: !shadow && entry.decision === 'replace',
-          [ATTR.transport]: traits.transport,
-          [ATTR.cold]: cold,
-          [ATTR.durationMs]: entry.ms,
-        };
-        if (traits.isolation !== undefined) attributes[ATTR.isolation] = traits.isolation;
+      const chain = this.#span;
+      if (chain !== undefined && this.#tracer !== undefined) {
+        const end = performance.now();
+        this.#hookParent ??= trace.setSpan(this.#parent, chain);
+        const span = this.#tracer.startSpan(SPAN.hook, { kind: SpanKind.INTERNAL, startTime: end - entry.ms }, this.#hookParent);
+        // Flags only when set (each attribute costs the SDK a check and a copy).
+        const attributes: Attributes = { [ATTR.hookName]: entry.hook, [ATTR.decision]: entry.decision, [ATTR.isolation]: traits.isolation, [ATTR.durationMs]: entry.ms };
+        if (entry.shadow === true) attributes[ATTR.shadow] = true;
+        if (cold) attributes[ATTR.cold] = true;
         if (entry.reason !== undefined) attributes[ATTR.reason] = entry.reason;
         if (fuel !== undefined) attributes[ATTR.fuelUsed] = fuel;
         if (entry.budget !== undefined) attributes[ATTR.budgetLeftMs] = entry.budget.left_ms;
@@ -93,16 +87,16 @@ export class ChainTelemetry {
           if (entry.policy !== undefined) attributes[ATTR.failurePolicy] = entry.policy;
           // A failure's message may quote what the hook printed, and a hook may echo its input.
           if (this.#payloads) attributes[ATTR.failureMessage] = failure.message;
+          span.setStatus({ code: SpanStatusCode.ERROR, message: failure.code });
         }
-        const span = this.#tracer.startSpan(SPAN.hook, { kind: SpanKind.INTERNAL, startTime: end - entry.ms, attributes }, this.#hookParent);
-        if (failure !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: failure.code });
+        span.setAttributes(attributes);
         span.end(end);
       }
       const instruments = this.#instruments;
       if (instruments !== undefined) {
-        instruments.hookDecisions.add(1, { [ATTR.hookName]: entry.hook, [SEMCONV.genAiToolName]: call.tool_name, [ATTR.event]: call.event, [ATTR.decision]: entry.decision, [ATTR.shadow]: shadow });
-        if (entry.failure !== undefined) instruments.hookFailures.add(1, { [ATTR.hookName]: entry.hook, [ATTR.event]: call.event, [ATTR.failureCode]: entry.failure.code, [ATTR.shadow]: shadow });
-        instruments.hookDuration.record(entry.ms / 1000, { [ATTR.hookName]: entry.hook, [ATTR.event]: call.event, [ATTR.shadow]: shadow, [ATTR.cold]: cold });
+        instruments.hookDecisions.add(entry.hook, this.#call.tool_name, entry.decision);
+        if (entry.failure !== undefined) instruments.hookFailures.add(1, { [ATTR.hookName]: entry.hook, [ATTR.failureCode]: entry.failure.code });
+        instruments.hookDuration.record(entry.ms / 1000, { [ATTR.hookName]: entry.hook, [ATTR.cold]: cold });
       }
     } catch (error) {
       telemetryFailed(error);
@@ -118,7 +112,7 @@ export class ChainTelemetry {
     try {
       const span = this.#span;
       if (span !== undefined) {
-        const attributes: Attributes = { [ATTR.decision]: outcome.decision, [ATTR.durationMs]: Math.round(ms * 1000) / 1000 };
+        const attributes: Attributes = { [ATTR.decision]: outcome.decision };
         if (outcome.event === 'pre_tool_use') {
           if (outcome.decision === 'deny') attributes[ATTR.reason] = outcome.reason;
           else attributes[ATTR.modified] = outcome.modified;
@@ -138,16 +132,19 @@ export class ChainTelemetry {
   }
 }
 
-function startChainSpan(tracer: Tracer, start: ChainStart, parent: Context): Span {
+/** The chain's span, when it records (a sampled-out one is dropped: no attribute, no child). */
+function startChainSpan(tracer: Tracer, start: ChainStart, parent: Context): Span | undefined {
   const { call } = start;
+  const span = tracer.startSpan(SPAN.chain, { kind: SpanKind.INTERNAL, startTime: start.started }, parent);
+  if (!span.isRecording()) return undefined;
   const attributes: Attributes = {
     [SEMCONV.genAiToolName]: call.tool_name,
     [SEMCONV.genAiToolCallId]: call.tool_call_id,
     [SEMCONV.genAiAgentId]: call.agent_id,
     [ATTR.event]: call.event,
     [ATTR.workspace]: call.workspace,
-    [ATTR.chainHooks]: [...start.hooks],
   };
   if (start.budgetMs !== undefined) attributes[ATTR.budgetMs] = start.budgetMs;
-  return tracer.startSpan(SPAN.chain, { kind: SpanKind.INTERNAL, startTime: start.started, attributes }, parent);
+  span.setAttributes(attributes);
+  return span;
 }

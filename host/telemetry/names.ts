@@ -64,30 +64,31 @@ export const ATTR = {
   isolation: 'basis_hooks.isolation',
   /** The transport kind: `component`, `subprocess`, `interceptor`, … */
   transport: 'basis_hooks.transport',
+  /** A shadow hook (present only when true): observed, never enforced. */
   shadow: 'basis_hooks.shadow',
   /** The hook rewrote the input (a `modify` that took effect); on a chain: its input was rewritten. */
   modified: 'basis_hooks.modified',
   /** The hook replaced the output; on a chain: its output was replaced. */
   replaced: 'basis_hooks.replaced',
-  /** The hook's first call in its runner: it paid for whatever a first call pays (instantiation, JIT). */
+  /** The hook's first call in its runner (present only when true): it paid for what a first call pays (instantiation, JIT). */
   cold: 'basis_hooks.hook.cold',
   /** Fuel units the guest spent in the call (metered components). */
   fuelUsed: 'basis_hooks.fuel.used',
   /** What was left of the chain's budget when the hook started. */
   budgetLeftMs: 'basis_hooks.budget.left_ms',
-  /** The runner's own measure of the hook or chain, in ms (the trail's and the audit stream's `ms`). */
+  /** The runner's own measure of the hook, in ms (the trail's and the audit stream's `ms`; the hook span spans exactly this). */
   durationMs: 'basis_hooks.duration_ms',
 } as const;
 
 /** Metric instrument names. */
 export const METRIC = {
-  /** Counter: one per hook decision, by hook, tool, event, decision and shadow. */
+  /** Counter: one per hook decision, by hook, tool and decision (a hook's event and mode are its own). */
   hookDecisions: 'basis_hooks.hook.decisions',
-  /** Counter: one per failed hook, by hook, event and failure code. */
+  /** Counter: one per failed hook, by hook and failure code. */
   hookFailures: 'basis_hooks.hook.failures',
-  /** Histogram (s): how long each hook took, by hook, event, shadow and cold. */
+  /** Histogram (s): how long each hook took, by hook and cold (its first call in its runner, or not). */
   hookDuration: 'basis_hooks.hook.duration',
-  /** Histogram (s): how long each chain took, by tool, event and decision. */
+  /** Histogram (s): how long each chain took, by event, tool and decision. */
   chainDuration: 'basis_hooks.chain.duration',
   /** MCP's server-side operation duration (s), recorded by the MCP gateway. */
   mcpServerOperationDuration: 'mcp.server.operation.duration',

@@ -12,7 +12,8 @@ import {
   type Tracer,
   type TracerProvider,
 } from '@opentelemetry/api';
-import { DURATION_BUCKETS_S, METRIC, SCOPE_NAME } from './names.js';
+import { DecisionTally } from './tally.js';
+import { ATTR, DURATION_BUCKETS_S, METRIC, SCOPE_NAME, SEMCONV } from './names.js';
 
 /**
  * Where a runner's spans and metrics go. By default, the OpenTelemetry API's global providers: a
@@ -26,7 +27,8 @@ export interface TelemetryProviders {
 
 /** The library's instruments on one meter. */
 export interface Instruments {
-  readonly hookDecisions: Counter;
+  /** Counted here, observed by the meter when it collects (see {@link DecisionTally}). */
+  readonly hookDecisions: DecisionTally;
   readonly hookFailures: Counter;
   readonly hookDuration: Histogram;
   readonly chainDuration: Histogram;
@@ -39,6 +41,14 @@ const NOOP_TRACER_PROVIDER: unknown = new ProxyTracerProvider().getDelegate();
 const NOOP_METER: Meter = createNoopMeter();
 /** Not a provider: makes the first lookup resolve. */
 const UNSEEN: unknown = Symbol('unseen');
+/**
+ * Where every copy of the API (major version 1) keeps what was registered: nothing there, or no
+ * `trace` and no `metrics` entry, means no SDK — read first, so that a chain in an application
+ * without OpenTelemetry pays one property read. (The key is the API's cross-copy contract; when it is
+ * absent or holds anything, the API itself is asked.)
+ */
+const GLOBAL_KEY = Symbol.for('opentelemetry.js.api.1');
+const registry = globalThis as { [GLOBAL_KEY]?: { trace?: unknown; metrics?: unknown } };
 
 let scopeVersion: string | undefined;
 
@@ -63,9 +73,12 @@ function delegateOf(provider: TracerProvider): unknown {
 function makeInstruments(meter: Meter): Instruments {
   const duration = (name: string, description: string): Histogram =>
     meter.createHistogram(name, { description, unit: 's', valueType: ValueType.DOUBLE, advice: { explicitBucketBoundaries: [...DURATION_BUCKETS_S] } });
+  const tally = new DecisionTally();
+  const decisions = meter.createObservableCounter(METRIC.hookDecisions, { description: 'Hook decisions, by hook, tool and decision', unit: '{decision}', valueType: ValueType.INT });
+  decisions.addCallback((result) => tally.observe((count, hook, tool, decision) => result.observe(count, tool === undefined ? { [ATTR.hookName]: hook, [ATTR.decision]: decision, 'otel.metric.overflow': true } : { [ATTR.hookName]: hook, [SEMCONV.genAiToolName]: tool, [ATTR.decision]: decision })));
   return {
-    hookDecisions: meter.createCounter(METRIC.hookDecisions, { description: 'Hook decisions, by hook, tool, event, decision and shadow', unit: '{decision}', valueType: ValueType.INT }),
-    hookFailures: meter.createCounter(METRIC.hookFailures, { description: 'Hook failures, by hook, event and failure code', unit: '{failure}', valueType: ValueType.INT }),
+    hookDecisions: tally,
+    hookFailures: meter.createCounter(METRIC.hookFailures, { description: 'Hook failures, by hook and failure code', unit: '{failure}', valueType: ValueType.INT }),
     hookDuration: duration(METRIC.hookDuration, 'How long each hook took, as the runner measured it'),
     chainDuration: duration(METRIC.chainDuration, 'How long each chain took, from its first hook to its decision'),
     mcpServerOperationDuration: duration(METRIC.mcpServerOperationDuration, 'MCP requests the gateway served, from the client\'s request to its answer'),
@@ -92,6 +105,7 @@ export class TelemetrySources {
 
   /** The tracer to record spans with, or undefined while no SDK is registered. */
   tracer(): Tracer | undefined {
+    if (this.#tracerProvider === undefined && registry[GLOBAL_KEY]?.trace === undefined) return undefined;
     const delegate = delegateOf(this.#tracerProvider ?? trace.getTracerProvider());
     if (delegate !== this.#seenTracerDelegate) {
       this.#seenTracerDelegate = delegate;
@@ -102,6 +116,7 @@ export class TelemetrySources {
 
   /** The instruments to record metrics with, or undefined while no SDK is registered. */
   instruments(): Instruments | undefined {
+    if (this.#meterProvider === undefined && registry[GLOBAL_KEY]?.metrics === undefined) return undefined;
     const provider = this.#meterProvider ?? metrics.getMeterProvider();
     if (provider !== this.#seenMeterProvider) {
       this.#seenMeterProvider = provider;

@@ -49,6 +49,19 @@ describe('otlpSetting', () => {
     expect(typeof odd === 'object' && odd.notes.length).toBe(2);
   });
 
+  it('reads the standard sampler and batch-processor variables, noting what it cannot honour', () => {
+    expect(otlpSetting('http://c:4318', {})).toMatchObject({ sampler: { kind: 'parentbased_always_on' }, batch: {} });
+    expect(otlpSetting('http://c:4318', { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.25', OTEL_BSP_SCHEDULE_DELAY: '200', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '64' })).toMatchObject({
+      sampler: { kind: 'parentbased_traceidratio', ratio: 0.25 },
+      batch: { scheduledDelayMillis: 200, maxExportBatchSize: 64 },
+      notes: [],
+    });
+    const odd = otlpSetting('http://c:4318', { OTEL_TRACES_SAMPLER: 'jaeger_remote', OTEL_BSP_MAX_QUEUE_SIZE: '-1' });
+    expect(odd).toMatchObject({ sampler: { kind: 'parentbased_always_on' }, batch: {} });
+    expect(typeof odd === 'object' && odd.notes.length).toBe(2);
+    expect(otlpSetting('http://c:4318', { OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' })).toMatchObject({ sampler: { kind: 'traceidratio', ratio: 1 } });
+  });
+
   it('refuses what cannot work: a URL that is not one, another scheme, a query, gRPC', () => {
     expect(otlpSetting('collector:4318', {})).toMatch(/needs a URL|http/);
     expect(otlpSetting('ftp://c/', {})).toMatch(/http:\/\/ or https:\/\//);
