@@ -13,7 +13,7 @@ const usage = `Usage: basis-hooks audit <audit.jsonl> [--html <page.html>] [--js
 Summarize an audit stream (written by --audit or a config's "audit"):
   per hook: calls, decisions by kind, failures by code, p50/p99 latency (warm and cold apart);
   per tool: chains, denies, rewritten inputs, replaced outputs;
-  per agent (--json and --html): chains, denies, rewrites, hook failures.
+  per agent: chains, denies, rewrites, hook failures, tools used.
 Lines that are not audit events of a version this release reads (a line cut short by a crash,
 another audit_schema) are skipped and counted.
 
