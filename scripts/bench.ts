@@ -40,6 +40,7 @@ import {
   type Plan,
 } from './bench/cases.js';
 import { benchClaudeCode, claudeCodeReport } from './bench/claude-code.js';
+import { agentsReport, benchAgents } from './bench/agents.js';
 import { coldLibrary, coldStart } from './bench/cold.js';
 import { benchFrameworks, frameworksReport } from './bench/frameworks.js';
 import { COLD_START_GUESTS, ROOT, guestById } from './bench/guests.js';
@@ -200,7 +201,7 @@ async function main(): Promise<void> {
   }
   // The clients (MCP gateway, Claude Code bridge) report beside the main result, not in its JSON.
   const clients = clientsToo
-    ? `\n${mcpReport(await benchMcp(values.quick === true, progress))}\n${claudeCodeReport(await benchClaudeCode(values.quick === true, progress))}\n${telemetryReport(await benchTelemetry(values.quick === true, progress))}`
+    ? `\n${mcpReport(await benchMcp(values.quick === true, progress))}\n${claudeCodeReport(await benchClaudeCode(values.quick === true, progress))}\n${agentsReport(await benchAgents(values.quick === true, progress))}\n${telemetryReport(await benchTelemetry(values.quick === true, progress))}`
     : '';
   const human = `${textReport(result)}${values.markdown === true ? `\n${markdownReport(result)}` : ''}${clients}`;
   if (values.json === true) {

@@ -76,6 +76,16 @@ await build({
   plugins: [packagesButZod, workerEntryRewrite(claudeCode)],
 });
 
+// The agent hook client (`basis-hooks hook`), in its own directory: started per event as a fallback.
+const hook = join(dist, 'cli', 'hook');
+await rm(hook, { recursive: true, force: true });
+await build({
+  ...common,
+  entryPoints: { main: join(dist, 'cli', 'hook-main.js') },
+  outdir: hook,
+  plugins: [packagesButZod, workerEntryRewrite(hook)],
+});
+
 // The main entry replaces tsc's dist/cli/main.js, so it is built in memory and written afterwards.
 const cli = join(dist, 'cli');
 for (const name of await readdir(cli)) if (/^chunk-[A-Z0-9]+\.js$/.test(name)) await rm(join(cli, name));

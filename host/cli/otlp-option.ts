@@ -138,6 +138,27 @@ export function otlpSetting(flag: string | undefined, env: NodeJS.ProcessEnv = p
   };
 }
 
+/**
+ * The packages export loads (only then: the library needs none of them), at the versions basis-hooks
+ * is built against — a test keeps these ranges equal to package.json's.
+ */
+export const OTLP_PACKAGES: Readonly<Record<string, string>> = {
+  '@opentelemetry/sdk-trace': '^3.1.1',
+  '@opentelemetry/sdk-metrics': '^3.1.1',
+  '@opentelemetry/resources': '^3.1.1',
+  '@opentelemetry/exporter-trace-otlp-http': '^0.301.2',
+  '@opentelemetry/exporter-metrics-otlp-http': '^0.301.2',
+};
+
+/** A sentence naming the install command, when `error` says one of {@link OTLP_PACKAGES} is not installed. */
+function missingPackage(error: unknown): string | undefined {
+  if (!(error instanceof Error) || (error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') return undefined;
+  const missing = Object.keys(OTLP_PACKAGES).find((name) => error.message.includes(`Cannot find package '${name}'`));
+  if (missing === undefined) return undefined;
+  const install = Object.entries(OTLP_PACKAGES).map(([name, range]) => `${name}@${range}`).join(' ');
+  return `exporting (--otlp or OTEL_EXPORTER_OTLP_*) needs the OpenTelemetry SDK, and ${missing} is not installed; install it with: npm install ${install}`;
+}
+
 /** What a command holds while it exports: how to flush and stop at its end. */
 export interface OtlpExport {
   /** Where it exports (for the command's start-up line). */
@@ -168,7 +189,15 @@ export async function startOtlpForCommand(
   const setting = otlpSetting(flag);
   if (setting === undefined || typeof setting === 'string') return setting;
   for (const note of setting.notes) log(`otlp: ${note}`);
-  const { startOtlpExport } = await import('./otlp-export.js');
+  let loaded: typeof import('./otlp-export.js');
+  try {
+    loaded = await import('./otlp-export.js');
+  } catch (error) {
+    const missing = missingPackage(error);
+    if (missing === undefined) throw error;
+    return missing;
+  }
+  const { startOtlpExport } = loaded;
   const exporting = await startOtlpExport(setting, { command, log });
   if (options.announce !== false) log(`otlp: exporting ${exporting.describe}`);
   return exporting;

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -95,5 +95,21 @@ describe('the packed package', () => {
     );
     expect(ran).toEqual({ code: 0, stderr: expect.stringContaining('nothing to do') as unknown });
     expect(await readFile(path.join(unpacked, 'dist', 'index.js'), 'utf8')).toBe(before);
+  });
+
+  it('npm pack in a fresh clone (no node_modules/ yet) stops at once, saying to run npm ci first', async () => {
+    // What a clone holds of the build's inputs, outside the repository: no node_modules/ on the way up.
+    const clone = path.join(dir, 'fresh-clone');
+    await mkdir(path.join(clone, 'scripts'), { recursive: true });
+    for (const file of ['host', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/bundle-cli.mjs']) {
+      await cp(path.join(ROOT, file), path.join(clone, file), { recursive: true });
+    }
+    const packed = await promisify(execFile)('npm', ['pack', '--dry-run'], { cwd: clone }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code?: number; stderr?: string }) => ({ code: error.code ?? 1, stderr: error.stderr ?? '' }),
+    );
+    expect(packed.code).not.toBe(0);
+    expect(packed.stderr).toContain('build: typescript and esbuild (devDependencies that build dist/) are not installed: run `npm ci` first');
+    expect(packed.stderr).not.toMatch(/Require stack|at Module\._resolveFilename/);
   });
 });

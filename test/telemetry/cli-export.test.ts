@@ -8,7 +8,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { otlpSetting } from '../../host/cli/otlp-option.js';
+import { readFileSync } from 'node:fs';
+import { OTLP_PACKAGES, otlpSetting } from '../../host/cli/otlp-option.js';
 import { ROOT } from '../helpers/guests.js';
 import { CLI } from '../helpers/mcp.js';
 import { OtlpReceiver } from '../helpers/otlp-receiver.js';
@@ -67,6 +68,13 @@ describe('otlpSetting', () => {
     expect(otlpSetting('ftp://c/', {})).toMatch(/http:\/\/ or https:\/\//);
     expect(otlpSetting('http://c:4318/?x=1', {})).toMatch(/without a query/);
     expect(otlpSetting(undefined, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toMatch(/grpc is not supported/);
+  });
+
+  it('names the SDK packages at the ranges package.json declares (wherever they are placed)', () => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    for (const [name, range] of Object.entries(OTLP_PACKAGES)) {
+      expect(pkg['dependencies']?.[name] ?? pkg['peerDependencies']?.[name] ?? pkg['devDependencies']?.[name], name).toBe(range);
+    }
   });
 
   it('a bad --otlp is a usage error before anything starts', () => {

@@ -1,4 +1,5 @@
-import { parseFlags, usageError, type Command } from '../command.js';
+import { importOptional, installCommand, isPackageMissingError } from '../../errors/package-missing-error.js';
+import { EXIT_USAGE, parseFlags, usageError, type Command } from '../command.js';
 import { OTLP_USAGE, otlpSetting } from '../otlp-option.js';
 
 const usage = `Usage: basis-hooks mcp --config <hooks.json> [--workspace <dir>] [--agent-id <id>] [--trail]
@@ -31,8 +32,11 @@ request forwarded to the server names the gateway's span.
 
 Exit status: the server's (128 + signal number when a signal ended it); 0 when the client closed
 the connection; 2 for a usage error, an invalid config, a hook that cannot be loaded, an audit file
-that cannot be opened, or a server that cannot be started (nothing is started then); 130/143 when
-interrupted. An audit file that loses events later is reported on stderr.
+that cannot be opened, a server that cannot be started, or the MCP SDK not installed (nothing is
+started then); 130/143 when interrupted. An audit file that loses events later is reported on stderr.
+
+The gateway needs the MCP SDK, an optional peer dependency of basis-hooks:
+  ${installCommand('@modelcontextprotocol/sdk')}
 
 Example (an MCP client's config):
   "command": "npx",
@@ -78,8 +82,16 @@ export const mcpCommand: Command = {
     if (upstreamTimeout === null) return usageError(this, `--upstream-timeout must be a whole number of milliseconds (0: forever), not ${JSON.stringify(parsed.values['upstream-timeout'])}`);
     const maxMessageBytes = wholeNumber(parsed.values['max-message-bytes']);
     if (maxMessageBytes === null || maxMessageBytes === 0) return usageError(this, `--max-message-bytes must be a positive whole number of bytes, not ${JSON.stringify(parsed.values['max-message-bytes'])}`);
-    // Imported here, not at the top: the MCP SDK is not something other commands should load.
-    const { runGateway } = await import('../mcp-gateway.js');
+    // Imported here, not at the top: the MCP SDK (an optional peer) is not something other commands should load.
+    let gateway: typeof import('../mcp-gateway.js');
+    try {
+      gateway = await importOptional('@modelcontextprotocol/sdk', () => import('../mcp-gateway.js'));
+    } catch (error) {
+      if (!isPackageMissingError(error)) throw error;
+      process.stderr.write(`basis-hooks mcp: ${error.code}: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    const { runGateway } = gateway;
     return runGateway({
       configFile,
       workspace: workspace ?? process.cwd(),

@@ -39,10 +39,11 @@ export interface HookRequestIn {
   readonly trace: TraceCarrier;
 }
 
-/** What the handler (or a refusal) answers: a status and a JSON body. */
+/** What the handler (or a refusal) answers: a status and a JSON body, or `raw` text sent as it is. */
 export interface HookResponseOut {
   readonly status: number;
-  readonly body: unknown;
+  readonly body?: unknown;
+  readonly raw?: string;
 }
 
 /** Options of {@link serveHookHttp}. */
@@ -292,7 +293,8 @@ function readBody(request: IncomingMessage, max: number, timeoutMs: number): Pro
 
 function send(response: ServerResponse, answer: HookResponseOut): void {
   if (response.headersSent || response.destroyed) return;
-  const text = JSON.stringify(answer.body);
-  response.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  const text = answer.raw ?? JSON.stringify(answer.body ?? null);
+  const type = answer.raw === undefined ? 'application/json' : 'text/plain; charset=utf-8';
+  response.writeHead(answer.status, { 'content-type': type, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
   response.end(text);
 }

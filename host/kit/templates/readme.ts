@@ -5,6 +5,7 @@ import type { HookManifest } from '../manifest.js';
 type StarterManifest = Exclude<HookManifest, { lang: 'wat' }>;
 import { outputPath } from '../manifest.js';
 import { policySummary } from './policy.js';
+import { installCommand } from '../../errors/package-missing-error.js';
 
 const LANGUAGE_NAMES: Readonly<Record<StarterManifest['lang'], string>> = {
   js: 'JavaScript',
@@ -95,7 +96,7 @@ basis-hooks test . --cases cases.jsonl # every case must pass; --json for machin
 basis-hooks inspect ${out}             # world, imports, size, sha256, whether it loads
 \`\`\`
 
-Toolchain: ${TOOLCHAINS[manifest.lang]}${extra === '' ? '' : `\n\n${extra}`}
+Toolchain: ${TOOLCHAINS[manifest.lang]} Every build also needs jco's transpiler, which makes the component and loads it to verify it (the host runs component hooks with it too): \`${installCommand('@bytecodealliance/jco-transpile')}\`.${extra === '' ? '' : `\n\n${extra}`}
 
 A case is \`{"name": …, "call": <a tool call>, "expect": {"decision": "allow" | "deny" | "modify" | "replace", "reason"?, "input"?, "output"?, "is_error"?}}\`
 or \`"expect": {"failure": "<code>"}\`; fields left out of \`expect\` are not compared. Each case runs

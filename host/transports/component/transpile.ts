@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { importOptional, resolveOptional } from '../../errors/package-missing-error.js';
 import { CACHE_FORMAT, type CacheContents } from './cache.js';
+import { patchGlue } from './glue-patch.js';
 import { parseWorld, type ComponentWorld } from './world.js';
 
 /*
@@ -10,7 +11,11 @@ import { parseWorld, type ComponentWorld } from './world.js';
  * component's world and `transpileBytes` (instantiation mode: the host supplies every import) to turn
  * it into JS glue plus core modules. Imported only when a component is not in the cache — its wasm
  * tools run on preview2-shim's Node bindings, which start an I/O thread; a warm start never loads it.
+ * It is an optional peer dependency (it brings binaryen, ~95 MB, which the host never runs): whoever
+ * runs component hooks installs it, and a load without it fails naming the command.
  */
+
+const JCO = '@bytecodealliance/jco-transpile';
 
 interface Transpiler {
   readonly componentWit: typeof import('@bytecodealliance/jco-transpile/wasm-tools').componentWit;
@@ -18,22 +23,29 @@ interface Transpiler {
 }
 let jco: Promise<Transpiler> | undefined;
 
+/** An optional peer dependency of basis-hooks: not installed, it is a `PackageMissingError` naming the command. */
 function loadJco(): Promise<Transpiler> {
-  jco ??= Promise.all([import('@bytecodealliance/jco-transpile/wasm-tools'), import('@bytecodealliance/jco-transpile')]).then(([tools, transpiler]) => ({
+  jco ??= importOptional(JCO, () => Promise.all([import('@bytecodealliance/jco-transpile/wasm-tools'), import('@bytecodealliance/jco-transpile')])).then(([tools, transpiler]) => ({
     componentWit: tools.componentWit,
     transpileBytes: transpiler.transpileBytes,
   }));
+  jco.catch(() => {
+    jco = undefined;
+  });
   return jco;
 }
 
 let version: string | undefined;
 
-/** `jco-transpile@<version>`: part of the cache key, since another transpiler writes other glue. */
+/**
+ * `jco-transpile@<version>`: part of the cache key, since another transpiler writes other glue. Throws
+ * a `PackageMissingError` (with the install command) when the package is not installed: the first
+ * thing a component load asks, so that is what a missing transpiler is reported as.
+ */
 export function transpilerVersion(): string {
   if (version === undefined) {
-    const require = createRequire(import.meta.url);
     // The package exports no ./package.json; its main module sits in dist/ beside it.
-    const main = require.resolve('@bytecodealliance/jco-transpile');
+    const main = resolveOptional(JCO);
     const pkg = JSON.parse(readFileSync(join(dirname(main), '..', 'package.json'), 'utf8')) as { version?: unknown };
     version = `jco-transpile@${typeof pkg.version === 'string' ? pkg.version : 'unknown'}`;
   }
@@ -43,36 +55,6 @@ export function transpilerVersion(): string {
 /** The component's world (imports and exports with versions). Rejects for bytes that are not a component. */
 export async function readWorld(component: Uint8Array): Promise<ComponentWorld> {
   return parseWorld(await (await loadJco()).componentWit(component));
-}
-
-/**
- * jco's glue logs every step with `console.debug` when the host's environment has `JCO_DEBUG` set —
- * guest data included, to the host's own stdout when the guest runs in-thread — and reads the
- * environment on every step to find out. The host never wants that: the check is replaced with a
- * plain return. (Other jco versions that spell it differently are left as they are.)
- */
-function silenceDebugLog(glue: Uint8Array): Uint8Array {
-  const text = new TextDecoder().decode(glue);
-  const patched = text.replace('if (!globalThis?.process?.env?.JCO_DEBUG) { return; }', 'return;');
-  return patched === text ? glue : new TextEncoder().encode(patched);
-}
-
-/**
- * jco's glue decodes the strings a guest returns with a non-fatal `TextDecoder`, which turns bytes
- * that are not UTF-8 into U+FFFD — text the guest never wrote, where the same bytes from a subprocess
- * hook are `malformed_response`. The decoders are made fatal (the lift then throws a TypeError with
- * code `ERR_ENCODING_INVALID_ENCODED_DATA`, which guest.ts reports as malformed) and keep a leading
- * U+FEFF as the character it is. A glue with a decoder this does not recognise is refused rather than
- * run with a lenient one.
- */
-export function strictDecoders(glue: Uint8Array): Uint8Array {
-  const text = new TextDecoder().decode(glue);
-  const patched = text
-    .replaceAll('new TextDecoder()', "new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })")
-    .replaceAll("new TextDecoder('utf-16')", "new TextDecoder('utf-16', { fatal: true, ignoreBOM: true })");
-  const lenient = patched.match(/new TextDecoder\((?![^)]*fatal: true)[^)]*\)/);
-  if (lenient !== null) throw new Error(`the glue makes a string decoder the host cannot make strict: ${lenient[0]}`);
-  return new TextEncoder().encode(patched);
 }
 
 /** Transpile a component into what the cache stores. */
@@ -91,7 +73,7 @@ export async function transpileComponent(component: Uint8Array, sha256: string, 
   let glue: Uint8Array | undefined;
   for (const [name, bytes] of Object.entries(result.files)) {
     if (name.endsWith('.wasm')) modules[name] = bytes;
-    else if (name === 'hook.js') glue = strictDecoders(silenceDebugLog(bytes));
+    else if (name === 'hook.js') glue = patchGlue(bytes);
   }
   if (glue === undefined) throw new Error('jco produced no hook.js');
   return {
