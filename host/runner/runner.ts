@@ -277,13 +277,14 @@ export class HookRunner {
     const budget = budgetMs === undefined ? undefined : new BudgetClock(budgetMs, started);
     const audit = this.#audit;
     audit?.chainStarted(call, input, hooks.map((h) => h.definition.name), budgetMs);
-    return { call, trail: new ChainTrail(), budget, audit, telemetry: this.#chainTelemetry(call, budgetMs, options, started), started, options };
+    const telemetry = this.#telemetry === undefined || this.#telemetry.quiet ? undefined : this.#chainTelemetry(call, budgetMs, options, started);
+    return { call, trail: new ChainTrail(), budget, audit, telemetry, started, options };
   }
 
   /** The chain's spans and metrics, when a tracer or a meter listens (one provider lookup when none does). */
   #chainTelemetry(call: HookCall, budgetMs: number | undefined, options: RunOptions, started: number): ChainTelemetry | undefined {
     const sources = this.#telemetry;
-    if (sources === undefined) return undefined;
+    if (sources === undefined || sources.quiet) return undefined;
     const tracer = sources.tracer();
     const instruments = sources.instruments();
     if (tracer === undefined && instruments === undefined) return undefined;
@@ -385,29 +386,21 @@ export class HookRunner {
     } catch (error) {
       result = thrown(transport.kind, error);
     }
-    if (chain.telemetry !== undefined && transport.fuelUsed !== undefined) {
-      // Read at once: the next call of this transport would overwrite what the meter says.
-      const fuel = fuelOf(transport);
-      return withFuel(this.#settle(hook, result, started, event, chain, context, budgetNote), fuel);
-    }
-    return this.#settle(hook, result, started, event, chain, context, budgetNote);
-  }
-
-  /** What an invocation's result (an answer, or a promise of one) comes to. */
-  #settle(hook: CompiledHook, result: unknown, started: number, event: HookEvent, chain: Chain, context: InvokeContext, budgetNote: TrailEntry['budget']): Evaluated | Promise<Evaluated> {
-    const transport = hook.definition.transport;
+    // Read at once, and only while telemetry records: the next call of this transport overwrites what its meter says.
+    const fuel = chain.telemetry === undefined ? undefined : fuelOf(transport);
     const promised = thenableOf(result);
-    if ('error' in promised) return this.#judge(hook, thrown(transport.kind, promised.error), elapsedMs(started), event, chain, context, budgetNote);
+    if ('error' in promised) return withFuel(this.#judge(hook, thrown(transport.kind, promised.error), elapsedMs(started), event, chain, context, budgetNote), fuel);
     const pending = promised.thenable;
-    if (pending === undefined) return this.#judge(hook, result, elapsedMs(started), event, chain, context, budgetNote);
-    const closed = (): unknown => closedResult(hook.definition.name);
+    if (pending === undefined) return withFuel(this.#judge(hook, result, elapsedMs(started), event, chain, context, budgetNote), fuel);
+    const closed = (): unknown => closedResult(name);
     // close() settles a pending call at once, as the hook's timeout would (its transport is being closed).
-    return this.#pending
+    const settled = this.#pending
       .run(pending, closed)
       .then(
         (answer) => this.#judge(hook, answer, elapsedMs(started), event, chain, context, budgetNote),
         (error: unknown) => this.#judge(hook, thrown(transport.kind, error), elapsedMs(started), event, chain, context, budgetNote),
       );
+    return withFuel(settled, fuel);
   }
 
   /**
@@ -514,6 +507,7 @@ function traitsOf(transport: HookDefinition['transport']): HookTraits {
 
 /** The fuel the transport says its last call spent; a transport that throws says nothing. */
 function fuelOf(transport: HookDefinition['transport']): number | undefined {
+  if (transport.fuelUsed === undefined) return undefined;
   try {
     const fuel = transport.fuelUsed?.();
     return typeof fuel === 'number' && Number.isFinite(fuel) ? fuel : undefined;

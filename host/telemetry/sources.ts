@@ -98,9 +98,19 @@ export class TelemetrySources {
   #seenMeterProvider: unknown = UNSEEN;
   #instruments: Instruments | undefined;
 
+  readonly #explicit: boolean;
+
   constructor(providers: TelemetryProviders = {}) {
     this.#tracerProvider = providers.tracer_provider;
     this.#meterProvider = providers.meter_provider;
+    this.#explicit = providers.tracer_provider !== undefined || providers.meter_provider !== undefined;
+  }
+
+  /** Nothing can be listening: no provider of our own, and nothing registered with the API. One property read. */
+  get quiet(): boolean {
+    if (this.#explicit) return false;
+    const registered = registry[GLOBAL_KEY];
+    return registered === undefined || (registered.trace === undefined && registered.metrics === undefined);
   }
 
   /** The tracer to record spans with, or undefined while no SDK is registered. */
