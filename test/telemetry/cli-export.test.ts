@@ -134,6 +134,12 @@ describe('the Claude Code bridge continues Claude Code\'s trace', () => {
     expect(receiver.bodies).toEqual([]);
   });
 
+  it('--print-settings --otlp writes the flag into the printed command hook', async () => {
+    const result = spawnSync(process.execPath, [CLI, 'claude-code', '--config', config, '--print-settings', '--otlp', 'http://127.0.0.1:4318'], { encoding: 'utf8' });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('--otlp http://127.0.0.1:4318"');
+  });
+
   it('--http with the standard variables: a traceparent header makes the chain its child; the last spans flush at SIGTERM', async () => {
     receiver = await OtlpReceiver.start();
     const server = spawn(process.execPath, [CLI, 'claude-code', '--config', config, '--http', '--port', '0'], {
