@@ -11,6 +11,7 @@ import { requestText, toRequest, type ChainState, type RequestText } from '../co
 import { isHookError } from '../errors/hook-error.js';
 import { RunnerError } from '../errors/runner-error.js';
 import { ChainTelemetry, type HookTraits } from '../telemetry/chain.js';
+import { fuelOf, traitsOf, withFuel } from './hook-telemetry.js';
 import { telemetrySources } from '../telemetry/options.js';
 import type { TelemetrySources } from '../telemetry/sources.js';
 import { AuditEmitter } from './audit.js';
@@ -496,37 +497,6 @@ function contextOf(hook: string, signal: AbortSignal | undefined, deadline: numb
 /** What a call still in flight when the runner closed comes to (its transport is being closed). */
 function closedResult(hook: string): unknown {
   return { ok: false, failure: { code: 'timeout', message: `the runner was closed while the call was in flight (hook "${hook}")` } };
-}
-
-/** A transport's telemetry traits: its isolation as it says, else what its kind implies, else its kind. */
-function traitsOf(transport: HookDefinition['transport']): HookTraits {
-  const kind = typeof transport.kind === 'string' ? transport.kind : 'unknown';
-  if (typeof transport.isolation === 'string') return { isolation: transport.isolation };
-  return { isolation: kind === 'subprocess' ? 'process' : kind === 'interceptor' ? 'in-process' : kind };
-}
-
-/** The fuel the transport says its last call spent; a transport that throws says nothing. */
-function fuelOf(transport: HookDefinition['transport']): number | undefined {
-  if (transport.fuelUsed === undefined) return undefined;
-  try {
-    const fuel = transport.fuelUsed?.();
-    return typeof fuel === 'number' && Number.isFinite(fuel) ? fuel : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Note the fuel on an evaluation (telemetry only). */
-function withFuel(evaluated: Evaluated | Promise<Evaluated>, fuel: number | undefined): Evaluated | Promise<Evaluated> {
-  if (fuel === undefined) return evaluated;
-  if (evaluated instanceof Promise) {
-    return evaluated.then((done) => {
-      done.fuel = fuel;
-      return done;
-    });
-  }
-  evaluated.fuel = fuel;
-  return evaluated;
 }
 
 /** Milliseconds since `started`, to the µs (the trail's `ms`). */
