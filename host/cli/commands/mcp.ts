@@ -1,4 +1,5 @@
-import { parseFlags, usageError, type Command } from '../command.js';
+import { importOptional, isPackageMissingError } from '../../errors/package-missing-error.js';
+import { EXIT_USAGE, parseFlags, usageError, type Command } from '../command.js';
 import { parseMcpFlags } from '../mcp-flags.js';
 
 const usage = `Usage: basis-hooks mcp --config <hooks.json> [options] -- <server command> [args...]
@@ -104,8 +105,15 @@ export const mcpCommand: Command = {
     if (typeof parsed === 'number') return parsed;
     const invocation = parseMcpFlags(parsed.values, serverArgv, process.env, process.cwd());
     if (typeof invocation === 'string') return usageError(this, invocation);
-    // Imported here, not at the top: the MCP SDK is not something other commands should load.
-    const { runGateway } = await import('../mcp-gateway.js');
-    return runGateway(invocation);
+    // Imported here, not at the top: the MCP SDK (an optional peer) is not something other commands should load.
+    let gateway: typeof import('../mcp-gateway.js');
+    try {
+      gateway = await importOptional('@modelcontextprotocol/sdk', () => import('../mcp-gateway.js'));
+    } catch (error) {
+      if (!isPackageMissingError(error)) throw error;
+      process.stderr.write(`basis-hooks mcp: ${error.code}: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    return gateway.runGateway(invocation);
   },
 };
