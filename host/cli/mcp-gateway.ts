@@ -4,7 +4,7 @@ import { isDirectory } from '../transports/subprocess/check.js';
 import { createRunner } from '../config/create-runner.js';
 import { loadConfig } from '../config/load.js';
 import type { HooksConfig } from '../config/schema.js';
-import { McpGateway, McpHttpGateway, TokenVerifier } from '../integrations/mcp/index.js';
+import { isTokenSetupError, McpGateway, McpHttpGateway, TokenVerifier } from '../integrations/mcp/index.js';
 import type { HookRunner } from '../runner/runner.js';
 import { openCliAudit, type CliAudit } from './audit-option.js';
 import { EXIT_USAGE } from './command.js';
@@ -50,9 +50,13 @@ export async function runGateway(request: GatewayInvocation): Promise<number> {
     runner = await createRunner(config, { ...(audit.sink === undefined ? {} : { audit: audit.sink }), on_audit_file_error: audit.onError(config.audit ?? '') });
   } catch (error) {
     await audit?.finish();
+    if (isTokenSetupError(error)) {
+      say(`${error.code}: ${error.message}`);
+      return EXIT_USAGE;
+    }
     const code = (error as NodeJS.ErrnoException).code;
-    if (typeof code === 'string' && code.startsWith('E') && (invocation.stateSecretFile !== undefined || invocation.auth !== undefined) && !(error instanceof Error && error.name === 'ConfigError')) {
-      say(`cannot read ${JSON.stringify((error as NodeJS.ErrnoException).path ?? '')}: ${code}`);
+    if (typeof code === 'string' && (error as NodeJS.ErrnoException).path === invocation.stateSecretFile) {
+      say(`cannot read --state-secret-file ${JSON.stringify(invocation.stateSecretFile)} (${code})`);
       return EXIT_USAGE;
     }
     process.stderr.write(describeError(error).replace(/^basis-hooks:/, 'basis-hooks mcp:'));

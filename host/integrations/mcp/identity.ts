@@ -29,6 +29,25 @@ export type TokenProblem = { readonly kind: 'missing' | 'invalid'; readonly desc
 
 type Jose = typeof import('jose');
 
+/** Why token checking could not be set up. */
+export type TokenSetupCode = 'jose_missing' | 'jwks_unreadable' | 'jwks_invalid';
+
+/** Token checking could not be set up (`--jwks`): the gateway does not start without it. */
+export class TokenSetupError extends Error {
+  override readonly name = 'TokenSetupError' as const;
+  readonly code: TokenSetupCode;
+
+  constructor(code: TokenSetupCode, message: string, options: { cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+  }
+}
+
+/** True when `value` is a {@link TokenSetupError} (by name, so it works across realms). */
+export function isTokenSetupError(value: unknown): value is TokenSetupError {
+  return value instanceof Error && value.name === 'TokenSetupError';
+}
+
 /**
  * Checks bearer tokens (JWTs) against a JWKS with `jose` — signature, expiry, not-before, audience,
  * issuer — and reads the agent (and workspace) from their claims. `jose` is loaded only when a
@@ -47,10 +66,24 @@ export class TokenVerifier {
 
   /** Load the JWKS (a file is read and checked now; a URL is fetched on first use, then cached). */
   static async create(options: TokenOptions): Promise<TokenVerifier> {
-    const jose = await import('jose');
+    let jose: Jose;
+    try {
+      jose = await import('jose');
+    } catch (error) {
+      throw new TokenSetupError('jose_missing', 'checking tokens (--jwks) needs the npm package jose, which is not installed: npm install jose@^6.2.19', { cause: error });
+    }
     if (/^https?:\/\//.test(options.jwks)) return new TokenVerifier(jose, jose.createRemoteJWKSet(new URL(options.jwks)), options);
-    const set = JSON.parse(await readFile(options.jwks, 'utf8')) as Parameters<Jose['createLocalJWKSet']>[0];
-    return new TokenVerifier(jose, jose.createLocalJWKSet(set), options);
+    let text: string;
+    try {
+      text = await readFile(options.jwks, 'utf8');
+    } catch (error) {
+      throw new TokenSetupError('jwks_unreadable', `cannot read the JWKS ${JSON.stringify(options.jwks)} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { cause: error });
+    }
+    try {
+      return new TokenVerifier(jose, jose.createLocalJWKSet(JSON.parse(text) as Parameters<Jose['createLocalJWKSet']>[0]), options);
+    } catch (error) {
+      throw new TokenSetupError('jwks_invalid', `the JWKS ${JSON.stringify(options.jwks)} is not a JSON Web Key Set (${(error as Error).message})`, { cause: error });
+    }
   }
 
   /** Verify the `Authorization` header of a request. */

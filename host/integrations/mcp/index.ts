@@ -12,7 +12,7 @@ export {
   type GatewayEnd,
 } from './gateway.js';
 export { McpHttpGateway, type HttpGatewayOptions, type HttpAuth } from './http-gateway.js';
-export { TokenVerifier, resolveIdentity, type TokenOptions, type VerifiedToken, type TokenProblem, type IdentityDefaults } from './identity.js';
+export { TokenVerifier, TokenSetupError, isTokenSetupError, resolveIdentity, type TokenSetupCode, type TokenOptions, type VerifiedToken, type TokenProblem, type IdentityDefaults } from './identity.js';
 export { ServerProcess, exitStatus, SHUTDOWN_GRACE_MS, DEFAULT_MAX_MESSAGE_BYTES, type ServerCommand, type ServerExit } from './upstream/server-process.js';
 export { UpstreamError, isUpstreamError, type UpstreamErrorCode } from './upstream/link.js';
 export { outputOf, isErrorOf, isToolResult, refusal, replacedResult, resultAfterHooks, type ToolResult, type ResultShapeOptions } from './tool-call.js';
