@@ -244,7 +244,7 @@ export class McpHttpGateway {
     const conversation = this.#conversation(shared, { send: (m) => void exchange.send(m), takesRequests: false });
     // Closing the response stream is 2026-07-28's cancellation.
     response.once('close', () => {
-      if (!exchange.done) conversation.clientGone();
+      if (!exchange.answered) conversation.clientGone();
     });
     this.#inFlight++;
     try {
@@ -253,6 +253,8 @@ export class McpHttpGateway {
     } finally {
       this.#inFlight--;
     }
+    // Every request is answered, unless its client went away: never leave a response hanging.
+    if (!exchange.answered && !response.destroyed) refuse(response, 500, RpcCode.InternalError, 'the request ended without an answer');
   }
 
   /** A 2025-11-25 POST: to its session (an `initialize` opens one). */

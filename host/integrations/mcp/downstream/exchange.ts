@@ -42,6 +42,11 @@ export class Exchange {
     return this.#done || this.#response.destroyed;
   }
 
+  /** Whether the answer was sent. */
+  get answered(): boolean {
+    return this.#done;
+  }
+
   /** Send a message about this request; its answer ends the exchange. False when the client is gone. */
   send(message: JSONRPCMessage): boolean {
     if (this.done) return false;
