@@ -55,7 +55,7 @@ export async function runGateway(request: GatewayInvocation): Promise<number> {
       return EXIT_USAGE;
     }
     const code = (error as NodeJS.ErrnoException).code;
-    if (typeof code === 'string' && (error as NodeJS.ErrnoException).path === invocation.stateSecretFile) {
+    if (typeof code === 'string' && invocation.stateSecretFile !== undefined && (error as NodeJS.ErrnoException).path === invocation.stateSecretFile) {
       say(`cannot read --state-secret-file ${JSON.stringify(invocation.stateSecretFile)} (${code})`);
       return EXIT_USAGE;
     }

@@ -62,6 +62,8 @@ describe('what a request must be', () => {
     expect(await post('{}', { ...JSON_HEADERS, 'content-type': 'text/plain' })).toMatchObject({ status: 415 });
     expect(await post('{}', { 'content-type': 'application/json', accept: 'application/json' })).toMatchObject({ status: 406 });
     expect(await post('{}', { ...JSON_HEADERS, origin: 'https://evil.example' })).toMatchObject({ status: 403, body: { error: { message: expect.stringContaining('Origin') } } });
+    // A page of this machine (a loopback origin) is let in when the gateway listens on loopback.
+    expect(await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), { ...JSON_HEADERS, origin: 'http://localhost:3000' })).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining('Mcp-Session-Id') } } });
     expect(await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }))).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining('Mcp-Session-Id header is required') } } });
     expect(await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), { ...JSON_HEADERS, 'mcp-session-id': 'no-such-session' })).toMatchObject({ status: 404 });
     expect(await send(gateway.url, { method: 'PUT', body: '{}' })).toMatchObject({ status: 405 });

@@ -20,24 +20,36 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 /** Whether `host` (an address the gateway listens on) is a loopback one. */
 export function isLoopback(host: string): boolean {
-  return LOOPBACK_HOSTS.has(host) || host.startsWith('127.');
+  return LOOPBACK_HOSTS.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /**
  * Why a request's `Host` or `Origin` is refused (403), or `undefined`. DNS rebinding: a web page can
  * make a browser send requests to a name that resolves to 127.0.0.1; a gateway listening on loopback
- * therefore takes only loopback `Host` names, and — whatever it listens on — any `Origin` not listed
- * (`--allow-origin`) is refused, as the spec requires.
+ * therefore takes only loopback `Host` names, and an `Origin` only when it is a loopback one (a page
+ * of this machine) or listed (`--allow-origin`). A gateway listening elsewhere takes only listed
+ * origins. Requests without an `Origin` (not from a browser) pass this check.
  */
 export function originProblem(request: IncomingMessage, options: { loopback: boolean; allowedOrigins: readonly string[] }): string | undefined {
   if (options.loopback) {
     const host = request.headers.host ?? '';
-    const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : (host.split(':')[0] ?? '');
-    if (!LOOPBACK_HOSTS.has(name) && !name.startsWith('127.')) return `Host ${JSON.stringify(host)} is not this machine (the gateway listens on loopback; DNS rebinding protection)`;
+    if (!isLoopback(hostname(host))) return `Host ${JSON.stringify(host)} is not this machine (the gateway listens on loopback; DNS rebinding protection)`;
   }
   const origin = request.headers.origin;
-  if (origin !== undefined && !options.allowedOrigins.includes(origin)) return `Origin ${JSON.stringify(origin)} is not allowed (--allow-origin lists the origins that are)`;
-  return undefined;
+  if (origin === undefined || options.allowedOrigins.includes(origin)) return undefined;
+  let originHost: string | undefined;
+  try {
+    originHost = new URL(origin).hostname;
+  } catch {
+    originHost = undefined;
+  }
+  if (options.loopback && originHost !== undefined && isLoopback(originHost)) return undefined;
+  return `Origin ${JSON.stringify(origin)} is not allowed (--allow-origin lists the origins that are)`;
+}
+
+/** The name part of a `Host` header (`[::1]:80` → `[::1]`, `localhost:80` → `localhost`). */
+function hostname(host: string): string {
+  return host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : (host.split(':')[0] ?? '');
 }
 
 /** The media type of a header value, lower-case, without parameters. */
