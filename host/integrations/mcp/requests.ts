@@ -4,6 +4,7 @@ import { CallToolRequestParamsSchema, type JSONRPCNotification, type JSONRPCRequ
 import type { ConversationOptions } from './conversation.js';
 import { declaredVersion, modernResult, resultTypeOf, type Era } from './era.js';
 import { RpcCode } from './jsonrpc/errors.js';
+import { plainToolCallParams } from './jsonrpc/fast-read.js';
 import { TaskBook } from './tasks.js';
 import type { HookedCall, Identity } from './tool-hooks.js';
 import { discoverFromInitialize, initializeFromDiscover, legacyClientOf, NOT_TRANSLATED, toModernRequest, type LegacyClient } from './translate.js';
@@ -196,14 +197,14 @@ export class Requests {
   }
 
   async #toolCall(request: JSONRPCRequest, context: RequestContext, forward: Forward, era: Era): Promise<Answer> {
-    const parsed = CallToolRequestParamsSchema.safeParse(request.params);
-    if (!parsed.success) {
-      return { error: { code: RpcCode.InvalidParams, message: `invalid tools/call params: ${parsed.error.issues.map((i) => i.message).join('; ')}` } };
-    }
     // The raw params, not the parse: the server gets every field the client sent.
     const params = request.params as Json;
+    if (!plainToolCallParams(params)) {
+      const parsed = CallToolRequestParamsSchema.safeParse(request.params);
+      if (!parsed.success) return { error: { code: RpcCode.InvalidParams, message: `invalid tools/call params: ${parsed.error.issues.map((i) => i.message).join('; ')}` } };
+    }
     const identity = context.identity();
-    const name = parsed.data.name;
+    const name = params.name as string;
     if (!this.#options.exposure.allows(identity.agentId, name)) return this.#notExposed(request, identity, name);
     let call: HookedCall = { identity, toolCallId: String(request.id), name, input: (params.arguments ?? {}) as JsonValue };
     context.stage('pre');

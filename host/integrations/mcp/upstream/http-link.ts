@@ -30,6 +30,8 @@ export interface HttpLinkOptions {
 /** The SSE and JSON content types a Streamable HTTP client accepts. */
 const ACCEPT = 'application/json, text/event-stream';
 const HEADER_MISMATCH = -32020;
+/** How long a server may keep a request's stream open after answering on it. */
+const STREAM_GRACE_MS = 5000;
 
 function mediaType(response: IncomingMessage): string {
   return (response.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
@@ -183,9 +185,11 @@ export class HttpLink implements UpstreamLink {
           const incoming = readText(data);
           if (incoming.kind === 'answer' && incoming.message.id === id) settled = true;
           this.#fromStream(id, incoming);
-          if (settled) {
-            this.#requests.delete(id);
-            response.destroy();
+          if (settled && this.#requests.delete(id)) {
+            // Answered: the server ends the stream now (the spec's SHOULD); one that keeps it open
+            // is cut off after a grace period. Not at once: ending it ourselves would close the
+            // connection, which keep-alive reuses for the next request.
+            setTimeout(() => response.destroy(), STREAM_GRACE_MS).unref();
           }
         },
         (bytes) => fail(new UpstreamError('bad_answer', `${this.label} sent an event of ${bytes} bytes on the answer's stream, over the gateway's --max-message-bytes; it was not read`)),

@@ -19,15 +19,18 @@ export class SseParser {
   }
 
   push(chunk: string): void {
-    this.#buffer += chunk;
+    const text = this.#buffer === '' ? chunk : this.#buffer + chunk;
+    let start = 0;
     for (;;) {
-      const newline = this.#buffer.search(/\r\n|\r|\n/);
-      if (newline === -1) break;
-      const line = this.#buffer.slice(0, newline);
-      const width = this.#buffer.startsWith('\r\n', newline) ? 2 : 1;
-      this.#buffer = this.#buffer.slice(newline + width);
-      this.#line(line);
+      // The earliest line end: \n, \r\n or a lone \r (the SSE grammar allows all three).
+      const lf = text.indexOf('\n', start);
+      const cr = text.indexOf('\r', start);
+      const end = cr === -1 ? lf : lf === -1 ? cr : Math.min(lf, cr);
+      if (end === -1) break;
+      this.#line(text.slice(start, end));
+      start = end + (text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? 2 : 1);
     }
+    this.#buffer = start === 0 ? text : text.slice(start);
     if (this.#buffer.length > this.#maxBytes) {
       // One line longer than the cap: drop what is held and skip to the end of the event.
       this.#dataBytes += this.#buffer.length;
