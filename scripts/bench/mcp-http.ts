@@ -3,6 +3,7 @@
  * the same run:
  *
  * - latency: the official SDK client calling server-everything's `echo` over HTTP directly, through
+ *   a copy-only Node HTTP proxy (copy-proxy.mjs: the floor of any HTTP hop in Node), through
  *   `basis-hooks mcp --listen … --upstream …` with an empty chain, and with a metered C component
  *   guard on every tool — interleaved batches, one session each;
  * - throughput: 32 SDK clients (32 sessions) calling `echo` back to back for a fixed time, directly
@@ -23,7 +24,7 @@ const EVERYTHING_JS = join(ROOT, 'node_modules/@modelcontextprotocol/server-ever
 
 /** One HTTP connection's per-call latency. */
 export interface McpHttpCase {
-  readonly id: 'http-direct' | 'http-gateway-empty' | 'http-gateway-guard';
+  readonly id: 'http-direct' | 'http-copy-proxy' | 'http-gateway-empty' | 'http-gateway-guard';
   readonly label: string;
   readonly stats: Stats;
   readonly added_us?: number;
@@ -119,9 +120,11 @@ export async function benchMcpHttp(options: { quick: boolean; empty: string; gua
       start(children, [process.execPath, CLI, 'mcp', '--config', config, '--listen', '127.0.0.1:0', '--max-sessions', '100', '--upstream', direct], /listening on (http:\/\/\S+)/);
     const emptyUrl = await gateway(options.empty);
     const guardUrl = await gateway(options.guarded);
+    const copyUrl = await start(children, [process.execPath, join(ROOT, 'scripts/bench/copy-proxy.mjs'), direct, '0'], /listening on (http:\/\/\S+)/);
 
     const connections = [
       { id: 'http-direct' as const, label: 'direct over HTTP (SDK client → server)', client: await client(direct), samples: [] as number[] },
+      { id: 'http-copy-proxy' as const, label: 'through a copy-only Node HTTP proxy (the floor of a hop)', client: await client(copyUrl), samples: [] as number[] },
       { id: 'http-gateway-empty' as const, label: 'through basis-hooks mcp over HTTP, empty chain', client: await client(emptyUrl), samples: [] as number[] },
       { id: 'http-gateway-guard' as const, label: 'through basis-hooks mcp over HTTP, metered C guard', client: await client(guardUrl), samples: [] as number[] },
     ];
