@@ -8,6 +8,8 @@ export interface GatewayInvocation {
   readonly trail: boolean;
   /** `--audit FILE`: also append the audit stream there. */
   readonly auditFile?: string;
+  /** `--otlp URL`: export traces and metrics there (the OTEL_* variables may turn export on too). */
+  readonly otlp?: string;
   /** The server: a command (stdio), or a Streamable HTTP URL with the gateway's own headers. */
   readonly server?: ServerCommand;
   readonly upstream?: { readonly url: URL; readonly headers: Readonly<Record<string, string>> };
@@ -40,6 +42,7 @@ export interface McpFlagValues {
   readonly 'agent-id'?: string | undefined;
   readonly trail?: boolean | undefined;
   readonly audit?: string | undefined;
+  readonly otlp?: string | undefined;
   readonly 'unknown-methods'?: string | undefined;
   readonly 'upstream-timeout'?: string | undefined;
   readonly 'max-message-bytes'?: string | undefined;
@@ -161,6 +164,7 @@ export function parseMcpFlags(values: McpFlagValues, serverArgv: readonly string
     ...(values['agent-id'] === undefined ? {} : { agentId: values['agent-id'] }),
     trail: values.trail === true,
     ...(values.audit === undefined ? {} : { auditFile: values.audit }),
+    ...(values.otlp === undefined ? {} : { otlp: values.otlp }),
     ...(upstream === undefined ? { server: { command: serverCommand as string, args: serverArgs } } : { upstream }),
     ...(era === undefined || era === 'auto' ? {} : { upstreamEra: era }),
     ...(unknownMethods === undefined ? {} : { unknownMethods }),

@@ -8,6 +8,7 @@ import { isTokenSetupError, McpGateway, McpHttpGateway, TokenVerifier } from '..
 import type { HookRunner } from '../runner/runner.js';
 import { openCliAudit, type CliAudit } from './audit-option.js';
 import { EXIT_USAGE } from './command.js';
+import { startOtlpForCommand } from './otlp-option.js';
 import type { GatewayInvocation } from './mcp-flags.js';
 import { describeError } from './report.js';
 
@@ -28,6 +29,20 @@ export async function runGateway(request: GatewayInvocation): Promise<number> {
     say(`--workspace ${JSON.stringify(invocation.workspace)} is not a directory`);
     return EXIT_USAGE;
   }
+  // Started first, so the first chain is recorded; stopped last, so the last spans are flushed.
+  const otlp = await startOtlpForCommand('mcp', invocation.otlp, say);
+  if (typeof otlp === 'string') {
+    say(otlp);
+    return EXIT_USAGE;
+  }
+  try {
+    return await gatewayExporting(invocation, say);
+  } finally {
+    await otlp?.shutdown();
+  }
+}
+
+async function gatewayExporting(invocation: GatewayInvocation & { workspace: string }, say: (line: string) => void): Promise<number> {
   let runner: HookRunner;
   let audit: CliAudit | undefined;
   let config: HooksConfig;

@@ -82,7 +82,7 @@ export const CommandHookConfig = z
       .enum(DIALECT_NAMES)
       .optional()
       .describe(
-        'The protocol the hook speaks: basis (default; the basis wire contract) or claude-code (a Claude Code command hook: Claude Code\'s stdin JSON; exit 2 blocks with stderr as the reason; JSON permissionDecision/updatedInput/decision/updatedToolOutput; any other non-zero exit fails under on_failure).',
+        'The protocol the hook speaks: basis (default; the basis wire contract), or an agent CLI\'s command-hook protocol so its existing hook scripts run unchanged: claude-code (Claude Code\'s stdin JSON; exit 2 blocks with stderr as the reason; JSON permissionDecision/updatedInput/decision/updatedToolOutput), codex, gemini, copilot, qwen, cline, cursor, windsurf, kiro. What the agent would treat as a failed hook (and let the call proceed) fails under on_failure; an "ask" is a deny.',
       ),
   })
   .meta({ title: 'Command hook', description: 'A hook run as a subprocess: JSON request on stdin, JSON response on stdout.' });
@@ -164,6 +164,12 @@ export const HooksConfig = z
     $schema: z.string().optional().describe('Path or URL of this JSON Schema, for editors.'),
     hook_schema: z.literal(SUPPORTED_HOOK_SCHEMAS[0]).describe('Version of the config and hook wire format. Must be 1.'),
     hooks: z.array(HookConfig).describe('The hooks, run in declared order for their event.'),
+    tool_names: z
+      .enum(['native', 'canonical'])
+      .optional()
+      .describe(
+        'What tool names and inputs the hooks see when an agent CLI\'s events come through `basis-hooks serve`/`hook --agent` (default native: the agent\'s own). canonical: one vocabulary for every agent (shell {command, cwd?}, read_file {path}, write_file {path, content}, edit_file, web_fetch {url}, web_search {query}, mcp/<server>/<tool>; other tools as <agent>:<name>), a modify mapped back into the agent\'s shape.',
+      ),
     ...opsConfigKeys,
     ...gatewayConfigKeys,
   })

@@ -66,6 +66,12 @@ export const HookDecided = z.object({
   shadow: z.boolean(),
   /** What was left of the chain's budget when the hook started, when there is one. */
   budget_left_ms: z.number().optional(),
+  /**
+   * The hook's first call in its runner (absent on later ones): it paid for what a first call pays —
+   * a process's first chain, a component's first instance or JIT warm-up. `basis-hooks audit` keeps
+   * these latencies apart from the warm calls'.
+   */
+  cold: z.boolean().optional(),
   ...payload,
 });
 export type HookDecided = z.infer<typeof HookDecided>;

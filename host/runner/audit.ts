@@ -111,8 +111,11 @@ export class AuditEmitter {
     this.#emit(event);
   }
 
-  /** A hook's trail entry as an event; `rewrite` is what its modify/replace made or proposed (payloads only). */
-  hookDecided(call: HookCall, entry: TrailEntry, rewrite: Payload | undefined): void {
+  /**
+   * A hook's trail entry as an event; `rewrite` is what its modify/replace made or proposed (payloads
+   * only); `cold` marks the hook's first call in this runner.
+   */
+  hookDecided(call: HookCall, entry: TrailEntry, rewrite: Payload | undefined, cold = false): void {
     const event: HookDecided = {
       audit_schema: AUDIT_SCHEMA_VERSION,
       type: 'hook_decided',
@@ -131,6 +134,7 @@ export class AuditEmitter {
     if (entry.failure !== undefined) event.failure = entry.failure;
     if (entry.policy !== undefined) event.policy = entry.policy;
     if (entry.budget !== undefined) event.budget_left_ms = entry.budget.left_ms;
+    if (cold) event.cold = true;
     if (this.#payloads && rewrite !== undefined) {
       if (rewrite.input !== undefined) event.input = rewrite.input;
       if (rewrite.output !== undefined) event.output = rewrite.output;

@@ -1,6 +1,7 @@
 import { importOptional, isPackageMissingError } from '../../errors/package-missing-error.js';
 import { EXIT_USAGE, parseFlags, usageError, type Command } from '../command.js';
 import { parseMcpFlags } from '../mcp-flags.js';
+import { OTLP_USAGE, otlpSetting } from '../otlp-option.js';
 
 const usage = `Usage: basis-hooks mcp --config <hooks.json> [options] -- <server command> [args...]
        basis-hooks mcp --config <hooks.json> [options] --upstream <url>
@@ -49,11 +50,13 @@ Both sides:
       --max-message-bytes <n> largest message read from either side (default 33554432)
       --trail                 write every chain outcome (with its trail) as a JSON line to stderr
       --audit <file>          also append the audit stream to this file (JSON lines)
+${OTLP_USAGE}
   -h, --help                  show this help
 
 A denied call, or a hook that failed closed, is answered with an isError result giving the reason.
 On stdio, stdout carries nothing but the protocol; the server's stderr and the gateway's messages go
-to stderr. See docs/mcp-gateway.md.
+to stderr. With export on, a tools/call continues the trace its params._meta names (traceparent)
+and the request forwarded to the server names the gateway's span. See docs/mcp-gateway.md.
 
 Exit status: a spawned server's (128 + signal number when a signal ended it); 0 when the client
 closed the connection or the HTTP gateway was stopped by SIGINT/SIGTERM after a clean shutdown; 2
@@ -82,6 +85,7 @@ export const mcpCommand: Command = {
       'agent-id': { type: 'string' },
       trail: { type: 'boolean' },
       audit: { type: 'string' },
+      otlp: { type: 'string' },
       'unknown-methods': { type: 'string' },
       'upstream-timeout': { type: 'string' },
       'max-message-bytes': { type: 'string' },
@@ -105,6 +109,8 @@ export const mcpCommand: Command = {
     if (typeof parsed === 'number') return parsed;
     const invocation = parseMcpFlags(parsed.values, serverArgv, process.env, process.cwd());
     if (typeof invocation === 'string') return usageError(this, invocation);
+    const exporting = otlpSetting(parsed.values.otlp);
+    if (typeof exporting === 'string') return usageError(this, exporting);
     // Imported here, not at the top: the MCP SDK (an optional peer) is not something other commands should load.
     let gateway: typeof import('../mcp-gateway.js');
     try {

@@ -6,6 +6,7 @@ import { declaredVersion, modernResult, resultTypeOf, type Era } from './era.js'
 import { RpcCode } from './jsonrpc/errors.js';
 import { plainToolCallParams } from './jsonrpc/fast-read.js';
 import { TaskBook } from './tasks.js';
+import { ToolCallTrace } from './trace-meta.js';
 import type { HookedCall, Identity } from './tool-hooks.js';
 import { discoverFromInitialize, initializeFromDiscover, legacyClientOf, NOT_TRANSLATED, toModernRequest, type LegacyClient } from './translate.js';
 import { UpstreamError, type Answer, type Related } from './upstream/link.js';
@@ -203,17 +204,34 @@ export class Requests {
       const parsed = CallToolRequestParamsSchema.safeParse(request.params);
       if (!parsed.success) return { error: { code: RpcCode.InvalidParams, message: `invalid tools/call params: ${parsed.error.issues.map((i) => i.message).join('; ')}` } };
     }
-    const identity = context.identity();
     const name = params.name as string;
+    // Its spans, while an OpenTelemetry SDK listens: the client's trace (params._meta) continues here.
+    const trace = ToolCallTrace.start(request, name);
+    if (trace === undefined) return this.#hookedCall(request, context, forward, era, name, undefined);
+    try {
+      const answer = await this.#hookedCall(request, context, forward, era, name, trace);
+      trace.end(answer);
+      return answer;
+    } catch (error) {
+      trace.end(undefined);
+      throw error;
+    }
+  }
+
+  async #hookedCall(request: JSONRPCRequest, context: RequestContext, forward: Forward, era: Era, name: string, trace: ToolCallTrace | undefined): Promise<Answer> {
+    const params = request.params as Json;
+    const identity = context.identity();
     if (!this.#options.exposure.allows(identity.agentId, name)) return this.#notExposed(request, identity, name);
-    let call: HookedCall = { identity, toolCallId: String(request.id), name, input: (params.arguments ?? {}) as JsonValue };
+    let call: HookedCall = { identity, toolCallId: String(request.id), name, input: (params.arguments ?? {}) as JsonValue, trace: trace?.context };
     context.stage('pre');
     const verdict = await this.#options.hooks.pre(call, context.signal);
     if (context.cancelled()) throw new UpstreamError('cancelled', 'the client cancelled the request');
     if (verdict.kind === 'refused') return { result: era === 'modern' ? { ...verdict.result, resultType: 'complete' } : verdict.result };
     call = { ...call, input: verdict.input };
     const forwarded: JSONRPCRequest = verdict.modified ? { ...request, params: { ...params, arguments: verdict.input as Json } } : request;
-    const answer = await forward(forwarded);
+    // With tracing on, the server is told the gateway's hop is its parent (params._meta.traceparent).
+    const answer = await forward(trace === undefined ? forwarded : trace.forward(forwarded));
+    trace?.upstreamAnswered(answer);
     if ('error' in answer) return answer; // the protocol failing (unknown tool, bad params), not a tool result
     const result = answer.result;
     if (era === 'modern') {

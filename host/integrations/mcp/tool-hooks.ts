@@ -1,3 +1,4 @@
+import type { Context } from '@opentelemetry/api';
 import type { JsonValue } from '../../contract/json.js';
 import type { PostToolUseOutcome, PreToolUseOutcome } from '../../contract/outcome.js';
 import { compileToolMatcher } from '../../runner/matcher.js';
@@ -19,6 +20,8 @@ export interface HookedCall {
   readonly name: string;
   /** The arguments the tool runs with (after any modify, once the pre chain ran). */
   readonly input: JsonValue;
+  /** The trace the chains run in (the gateway's span for the call), while an OpenTelemetry SDK listens. */
+  readonly trace?: Context | undefined;
 }
 
 /** What the pre chain decided, in the gateway's terms. */
@@ -66,15 +69,15 @@ export class ToolHooks {
 
   /** Run the pre chain on `call`. */
   async pre(call: HookedCall, signal: AbortSignal): Promise<PreVerdict> {
-    // No hook for this tool, and nobody watching the chain: what it would decide is known (allow,
-    // unchanged); the runner is not asked.
-    if (!this.#observed && !this.#preMatchers.some((matches) => matches(call.name))) return { kind: 'allowed', input: call.input, modified: false };
+    // No hook for this tool, and nobody watching the chain (no audit, no trail, no trace): what it
+    // would decide is known (allow, unchanged); the runner is not asked.
+    if (!this.#observed && call.trace === undefined && !this.#preMatchers.some((matches) => matches(call.name))) return { kind: 'allowed', input: call.input, modified: false };
     let outcome: PreToolUseOutcome;
     try {
       outcome = await this.#runner.pre(
         { workspace: call.identity.workspace, agent_id: call.identity.agentId, tool_call_id: call.toolCallId, tool_name: call.name, input: call.input },
         // MCP's tool arguments are objects: a rewrite to anything else fails that hook.
-        { signal, checkInput: MCP_INPUT },
+        { signal, checkInput: MCP_INPUT, trace_context: call.trace },
       );
     } catch (error) {
       return { kind: 'refused', result: refusal(`basis-hooks: the hooks could not run (${describe(error)}); the call was not made (fail closed)`) };
@@ -105,7 +108,7 @@ export class ToolHooks {
           output: outputOf(result),
           is_error: isErrorOf(result),
         },
-        { signal },
+        { signal, trace_context: call.trace },
       );
     } catch (error) {
       return refusal(`basis-hooks: the post_tool_use hooks could not run (${describe(error)}); the output was withheld (fail closed)`);
