@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { AUDIT_SCHEMA_VERSION, AuditEvent } from '../contract/audit.js';
+import { AUDIT_SCHEMA_VERSION, AuditEvent, GatewayAuditEvent } from '../contract/audit.js';
 import type { HookDecision } from '../contract/response.js';
 import type { FailureCode } from '../contract/failure.js';
 import { percentile } from './stats.js';
@@ -140,6 +140,8 @@ export class AuditSummarizer {
       this.#skip(`audit_schema ${JSON.stringify(version)} is not one this version reads (${AUDIT_SCHEMA_VERSION})`);
       return;
     }
+    // The MCP gateway's own events (tool definitions, refused calls) are in the stream, not in the summary.
+    if (GatewayAuditEvent.safeParse(value).success) return;
     const parsed = AuditEvent.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

@@ -1,4 +1,4 @@
-import { AUDIT_SCHEMA_VERSION, type AuditEvent, type ChainDecided, type ChainStarted, type HookDecided } from '../contract/audit.js';
+import { AUDIT_SCHEMA_VERSION, type AuditEvent, type GatewayAuditEvent, type ChainDecided, type ChainStarted, type HookDecided } from '../contract/audit.js';
 import type { HookCall } from '../contract/call.js';
 import type { JsonValue } from '../contract/json.js';
 import type { Outcome, TrailEntry } from '../contract/outcome.js';
@@ -78,6 +78,14 @@ export class AuditEmitter {
 
   get payloads(): boolean {
     return this.#payloads;
+  }
+
+  /**
+   * Deliver an event an integration built (the MCP gateway's tool events) through the same sinks.
+   * Sinks are typed for the chain's events; the stream's readers skip types they do not know.
+   */
+  record(event: GatewayAuditEvent): void {
+    this.#emit(event as unknown as AuditEvent);
   }
 
   chainStarted(call: HookCall, input: JsonValue, hooks: readonly string[], budgetMs: number | undefined): void {

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { HookCall, PostToolUseCall, PreToolUseCall } from '../contract/call.js';
+import type { GatewayAuditEvent } from '../contract/audit.js';
 import type { HookEvent } from '../contract/event.js';
 import type { FailurePolicy, HookFailure } from '../contract/failure.js';
 import type { JsonValue } from '../contract/json.js';
@@ -146,6 +147,19 @@ export class HookRunner {
     const valid = this.#validate(call, 'post_tool_use');
     if (valid.call.event !== 'post_tool_use') throw new RunnerError('invalid_call', 'post() needs a post_tool_use call');
     return this.#post(valid.call, valid.input, options);
+  }
+
+  /**
+   * Add an event an integration built (the MCP gateway's `tool_definition_changed`,
+   * `tool_call_refused`) to this runner's audit stream; nothing happens without an audit sink.
+   */
+  record(event: GatewayAuditEvent): void {
+    this.#audit?.record(event);
+  }
+
+  /** Whether this runner has an audit stream. */
+  get audited(): boolean {
+    return this.#audit !== undefined;
   }
 
   /** Resolves once no shadow hook is running (each has answered, failed or timed out). */

@@ -44,12 +44,17 @@ function describe(error: unknown): string {
 export class ToolHooks {
   readonly #runner: HookRunner;
   readonly #postMatchers: ReadonlyArray<(tool: string) => boolean>;
+  readonly #preMatchers: ReadonlyArray<(tool: string) => boolean>;
+  /** Whether a chain with no hook for the tool must still run (it is audited, or its outcome reported). */
+  readonly #observed: boolean;
   readonly #onOutcome: ((outcome: PreToolUseOutcome | PostToolUseOutcome, tool: string) => void) | undefined;
 
   constructor(runner: HookRunner, options: { onOutcome?: ((outcome: PreToolUseOutcome | PostToolUseOutcome, tool: string) => void) | undefined } = {}) {
     this.#runner = runner;
     this.#postMatchers = runner.hooks.filter((h) => h.event === 'post_tool_use').map((h) => compileToolMatcher(h.tools));
+    this.#preMatchers = runner.hooks.filter((h) => h.event === 'pre_tool_use').map((h) => compileToolMatcher(h.tools));
     this.#onOutcome = options.onOutcome;
+    this.#observed = runner.audited || options.onOutcome !== undefined;
   }
 
   /** Whether any post hook runs for `tool` (when none does, its result is relayed as it came). */
@@ -64,6 +69,9 @@ export class ToolHooks {
 
   /** Run the pre chain on `call`. */
   async pre(call: HookedCall, signal: AbortSignal): Promise<PreVerdict> {
+    // No hook for this tool, and nobody watching the chain (no audit, no trail, no trace): what it
+    // would decide is known (allow, unchanged); the runner is not asked.
+    if (!this.#observed && call.trace === undefined && !this.#preMatchers.some((matches) => matches(call.name))) return { kind: 'allowed', input: call.input, modified: false };
     let outcome: PreToolUseOutcome;
     try {
       outcome = await this.#runner.pre(
