@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { importOptional, isPackageMissingError } from '../../errors/package-missing-error.js';
 import { metaClientName } from './era.js';
 import type { Identity } from './tool-hooks.js';
 
@@ -68,9 +69,10 @@ export class TokenVerifier {
   static async create(options: TokenOptions): Promise<TokenVerifier> {
     let jose: Jose;
     try {
-      jose = await import('jose');
+      jose = await importOptional('jose', () => import('jose'));
     } catch (error) {
-      throw new TokenSetupError('jose_missing', 'checking tokens (--jwks) needs the npm package jose, which is not installed: npm install jose@^6.2.19', { cause: error });
+      if (!isPackageMissingError(error)) throw error;
+      throw new TokenSetupError('jose_missing', error.message, { cause: error });
     }
     if (/^https?:\/\//.test(options.jwks)) return new TokenVerifier(jose, jose.createRemoteJWKSet(new URL(options.jwks)), options);
     let text: string;
