@@ -34,6 +34,8 @@ export type Step =
 export interface Evaluated {
   readonly entry: TrailEntry;
   readonly step: Step;
+  /** Fuel the guest spent, when telemetry is recording and the transport says (runner/hook-telemetry.ts). */
+  fuel?: number;
 }
 
 /** Put the hook's captured output and the budget on its trail entry. */

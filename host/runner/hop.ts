@@ -1,4 +1,5 @@
-import type { Transport } from './transport.js';
+import type { InFlight } from './in-flight.js';
+import type { HopGroup, Segment, SegmentResult, Transport } from './transport.js';
 
 /** What {@link segmentEnd} looks at of a hook in a chain. */
 interface ChainHook {
@@ -22,4 +23,24 @@ export function segmentEnd(hooks: readonly ChainHook[], from: number, allowed: b
     to++;
   }
   return to;
+}
+
+const FALLBACK: SegmentResult = Object.freeze({ evaluated: [], fallback: true });
+
+/**
+ * Hand `segment` to its group, as one of the runner's calls in flight (`closed` answers it when the
+ * runner closes first). A group that throws or rejects — it must not — leaves the segment to be run
+ * hook by hook, as does one that says it could not run it.
+ */
+export function handOver(group: HopGroup, segment: Segment, signal: AbortSignal | undefined, inFlight: InFlight<unknown>, closed: () => SegmentResult): Promise<SegmentResult> {
+  let running: Promise<SegmentResult>;
+  try {
+    running = group.runSegment(segment, signal);
+  } catch {
+    return Promise.resolve(FALLBACK);
+  }
+  return inFlight.run(running, closed).then(
+    (result) => result as SegmentResult,
+    (): SegmentResult => FALLBACK,
+  );
 }

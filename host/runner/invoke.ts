@@ -1,3 +1,4 @@
+import type { HookFailure } from '../contract/failure.js';
 import { preview } from '../contract/preview.js';
 import type { TrailEntry } from '../contract/outcome.js';
 import type { RequestText } from '../codec/request.js';
@@ -9,6 +10,16 @@ import type { InvokeContext } from './transport.js';
 export function contextOf(hook: string, signal: AbortSignal | undefined, deadline: number | undefined, text: RequestText): InvokeContext {
   if (signal === undefined) return deadline === undefined ? { hook, text } : { hook, deadline_ms: deadline, text };
   return deadline === undefined ? { hook, signal, text } : { hook, signal, deadline_ms: deadline, text };
+}
+
+/** What a call still in flight when the runner closed comes to (its transport is being closed). */
+export function closedResult(hook: string): unknown {
+  return { ok: false, failure: closedFailure(hook) };
+}
+
+/** The failure of a hook whose call was in flight when the runner closed. */
+export function closedFailure(hook: string): HookFailure {
+  return { code: 'timeout', message: `the runner was closed while the call was in flight (hook "${hook}")` };
 }
 
 /** Milliseconds since `started`, to the µs (the trail's `ms`). */

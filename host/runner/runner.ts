@@ -1,23 +1,28 @@
 import { performance } from 'node:perf_hooks';
 import type { HookCall, PostToolUseCall, PreToolUseCall } from '../contract/call.js';
+import type { GatewayAuditEvent } from '../contract/audit.js';
 import type { HookEvent } from '../contract/event.js';
 import type { FailurePolicy } from '../contract/failure.js';
 import type { JsonValue } from '../contract/json.js';
 import type { Outcome, PostToolUseOutcome, PreToolUseOutcome, TrailEntry } from '../contract/outcome.js';
 import { RunnerError } from '../errors/runner-error.js';
+import type { ChainTelemetry, HookTraits } from '../telemetry/chain.js';
+import { chainTelemetry, fuelOf, traitsOf, withFuel } from './hook-telemetry.js';
+import { telemetrySources } from '../telemetry/options.js';
+import type { TelemetrySources } from '../telemetry/sources.js';
 import { AuditEmitter } from './audit.js';
 import { BudgetClock, checkBudget, checkBudgets, type ChainBudgets } from './budget.js';
 import { failed, judge, postView, preView, rewriteOf, stepPost, stepPre, type Evaluated, type JudgeContext, type PostState, type PreState, type StateView } from './chain-core.js';
 import { InFlight } from './in-flight.js';
-import { contextOf, elapsedMs, rewriteFields, thenableOf, thrown } from './invoke.js';
+import { closedFailure, closedResult, contextOf, elapsedMs, rewriteFields, thenableOf, thrown } from './invoke.js';
 import { validateCall, type ValidCall } from './validate-call.js';
 import { validateHooks } from './validate-hooks.js';
 import type { HookDefinition } from './hook.js';
 import { compileToolMatcher } from './matcher.js';
 import type { RunnerOptions, RunOptions } from './options.js';
-import { segmentEnd } from './hop.js';
-import { ChainTrail } from './shadow.js';
-import type { HopGroup, SegmentResult } from './transport.js';
+import { handOver, segmentEnd } from './hop.js';
+import { ChainTrail, startShadow } from './shadow.js';
+import type { HopGroup, SegmentResult, SegmentState } from './transport.js';
 
 // Options live in options.ts beside the other chain concepts; re-exported for those importing them from here.
 export type { RunOptions, RunnerOptions } from './options.js';
@@ -29,6 +34,10 @@ interface CompiledHook {
   readonly matches: (toolName: string) => boolean;
   readonly policy: FailurePolicy;
   readonly shadow: boolean;
+  /** What telemetry says of the hook besides its entries. */
+  readonly traits: HookTraits;
+  /** Entries recorded so far: the first is the hook's cold start in this runner. */
+  recorded: number;
 }
 
 /** What a chain carries from hook to hook besides its state. */
@@ -37,6 +46,8 @@ interface Chain {
   readonly trail: ChainTrail;
   readonly budget: BudgetClock | undefined;
   readonly audit: AuditEmitter | undefined;
+  /** Spans and metrics, while an SDK listens. */
+  readonly telemetry: ChainTelemetry | undefined;
   readonly started: number;
   readonly options: RunOptions;
   /** What each hook's judgement takes besides its answer (chain-core.ts), made once per chain. */
@@ -62,6 +73,9 @@ const NO_JUDGING: JudgeContext = Object.freeze({});
  * - a `shadow` hook runs (concurrently, on the state the next enforcing hook sees) and is recorded,
  *   marked `shadow`, but never changes the outcome, and its failures never deny (see {@link ChainTrail});
  * - with an audit sink, the chain emits `chain_started`, one `hook_decided` per hook, `chain_decided`;
+ * - while an OpenTelemetry SDK is registered (or providers are given), each chain is a
+ *   `basis_hooks.chain` span with a `basis_hooks.hook` child per hook, and counts and times itself in
+ *   metrics (see telemetry/); without one this costs a provider lookup per chain;
  * - consecutive hooks that live together (a {@link HopGroup}: component hooks sharing workers) run in
  *   one hop, judged and applied where they run by these same rules (chain-core.ts).
  *
@@ -75,6 +89,8 @@ export class HookRunner {
   readonly #hooks: readonly CompiledHook[];
   readonly #budgets: ChainBudgets | undefined;
   readonly #audit: AuditEmitter | undefined;
+  readonly #telemetry: TelemetrySources | undefined;
+  readonly #payloads: boolean;
   /** Shadow hooks still running, across calls: {@link idle} and {@link close} wait for them. */
   readonly #inFlight = new Set<Promise<void>>();
   /** Hook invocations in flight: {@link close} settles them at once, whatever their transport does. */
@@ -89,9 +105,13 @@ export class HookRunner {
       matches: compileToolMatcher(definition.tools),
       policy: definition.on_failure ?? 'deny',
       shadow: definition.mode === 'shadow',
+      traits: traitsOf(definition.transport),
+      recorded: 0,
     }));
     this.#budgets = checkBudgets(options.budget_ms);
     this.#audit = AuditEmitter.create(options);
+    this.#telemetry = telemetrySources(options);
+    this.#payloads = options.telemetry_payloads === true;
   }
 
   /** The hooks in declared order. */
@@ -117,6 +137,19 @@ export class HookRunner {
     const valid = this.#validate(call, 'post_tool_use');
     if (valid.call.event !== 'post_tool_use') throw new RunnerError('invalid_call', 'post() needs a post_tool_use call');
     return this.#post(valid.call, valid.input, options);
+  }
+
+  /**
+   * Add an event an integration built (the MCP gateway's `tool_definition_changed`,
+   * `tool_call_refused`) to this runner's audit stream; nothing happens without an audit sink.
+   */
+  record(event: GatewayAuditEvent): void {
+    this.#audit?.record(event);
+  }
+
+  /** Whether this runner has an audit stream. */
+  get audited(): boolean {
+    return this.#audit !== undefined;
   }
 
   /** Resolves once no shadow hook is running (each has answered, failed or timed out). */
@@ -166,33 +199,25 @@ export class HookRunner {
       }
       const end = segmentEnd(hooks, i, chain.budget === undefined && chain.options.checkInput === undefined);
       if (end > i + 1) {
-        const group = hook.definition.transport.hop as HopGroup;
         const state = { event: 'pre_tool_use' as const, input: at.input };
-        return this.#segment(chain, hooks, i, end, group, state).then((result) => {
-          for (const done of result.evaluated) {
-            const denied = this.#preStep(chain, at, done);
-            if (denied !== undefined) return denied;
-          }
-          // A segment that stopped early (or could not run) leaves the rest to be run hook by hook.
-          return this.#preFrom(chain, hooks, i + result.evaluated.length, at);
-        });
+        return this.#segment(chain, hooks, i, end, state, (done, h) => this.#preStep(chain, at, done, h), (next) => this.#preFrom(chain, hooks, next, at));
       }
       const evaluated = this.#enforce(hook, view, chain);
       if (evaluated instanceof Promise) {
-        return evaluated.then((done) => this.#preStep(chain, at, done, false) ?? this.#preFrom(chain, hooks, i + 1, at));
+        return evaluated.then((done) => this.#preStep(chain, at, done) ?? this.#preFrom(chain, hooks, i + 1, at));
       }
-      const denied = this.#preStep(chain, at, evaluated, false);
+      const denied = this.#preStep(chain, at, evaluated);
       if (denied !== undefined) return denied;
     }
-    return this.#end(chain, { event: 'pre_tool_use', tool_call_id: chain.call.tool_call_id, decision: 'allow', input: at.input, modified: at.modified, trail: chain.trail.entries() });
+    return this.#end(chain, { event: 'pre_tool_use', tool_call_id: chain.call.tool_call_id, decision: 'allow', input: at.input, modified: at.modified, trail: chain.trail.entries() }, at.input);
   }
 
-  /** Record (unless already recorded) and apply one enforcing hook's step before the call: the chain's end on deny. */
-  #preStep(chain: Chain, at: PreState, done: Evaluated, record = true): PreToolUseOutcome | Promise<PreToolUseOutcome> | undefined {
-    if (record) this.#record(done, chain);
+  /** Apply one enforcing hook's step before the call (recorded first as `unrecorded`'s, from a segment): the chain's end on deny. */
+  #preStep(chain: Chain, at: PreState, done: Evaluated, unrecorded?: CompiledHook): PreToolUseOutcome | Promise<PreToolUseOutcome> | undefined {
+    if (unrecorded !== undefined) this.#record(unrecorded, done, chain);
     const reason = stepPre(at, done.step);
     if (reason === undefined) return undefined;
-    return this.#end(chain, { event: 'pre_tool_use', tool_call_id: chain.call.tool_call_id, decision: 'deny', reason, trail: chain.trail.entries() });
+    return this.#end(chain, { event: 'pre_tool_use', tool_call_id: chain.call.tool_call_id, decision: 'deny', reason, trail: chain.trail.entries() }, at.input);
   }
 
   /** Start the `post_tool_use` chain; synchronous as long as every hook answers synchronously. */
@@ -212,71 +237,56 @@ export class HookRunner {
       }
       const end = segmentEnd(hooks, i, chain.budget === undefined && chain.options.checkInput === undefined);
       if (end > i + 1) {
-        const group = hook.definition.transport.hop as HopGroup;
         const state = { event: 'post_tool_use' as const, input: at.input, output: at.output, is_error: at.isError };
-        return this.#segment(chain, hooks, i, end, group, state).then((result) => {
-          for (const done of result.evaluated) {
-            const denied = this.#postStep(chain, at, done);
-            if (denied !== undefined) return denied;
-          }
-          return this.#postFrom(chain, hooks, i + result.evaluated.length, at);
-        });
+        return this.#segment(chain, hooks, i, end, state, (done, h) => this.#postStep(chain, at, done, h), (next) => this.#postFrom(chain, hooks, next, at));
       }
       const evaluated = this.#enforce(hook, view, chain);
       if (evaluated instanceof Promise) {
-        return evaluated.then((done) => this.#postStep(chain, at, done, false) ?? this.#postFrom(chain, hooks, i + 1, at));
+        return evaluated.then((done) => this.#postStep(chain, at, done) ?? this.#postFrom(chain, hooks, i + 1, at));
       }
-      const denied = this.#postStep(chain, at, evaluated, false);
+      const denied = this.#postStep(chain, at, evaluated);
       if (denied !== undefined) return denied;
     }
-    return this.#end(chain, {
-      event: 'post_tool_use',
-      tool_call_id: chain.call.tool_call_id,
-      decision: 'allow',
-      output: at.output,
-      is_error: at.isError,
-      replaced: at.replaced,
-      trail: chain.trail.entries(),
-    });
+    return this.#postEnd(chain, at);
   }
 
-  /** Record (unless already recorded) and apply one enforcing hook's step after the call: the chain's end on deny. */
-  #postStep(chain: Chain, at: PostState, done: Evaluated, record = true): PostToolUseOutcome | Promise<PostToolUseOutcome> | undefined {
-    if (record) this.#record(done, chain);
+  /** The end of a `post_tool_use` chain: `allow` with the output as it stands, or `deny` with the reason as an error output. */
+  #postEnd(chain: Chain, at: PostState, deny?: string): PostToolUseOutcome | Promise<PostToolUseOutcome> {
+    const { tool_call_id } = chain.call;
+    const trail = chain.trail.entries();
+    const outcome: PostToolUseOutcome =
+      deny === undefined
+        ? { event: 'post_tool_use', tool_call_id, decision: 'allow', output: at.output, is_error: at.isError, replaced: at.replaced, trail }
+        : { event: 'post_tool_use', tool_call_id, decision: 'deny', output: deny, is_error: true, replaced: at.replaced, trail };
+    return this.#end(chain, outcome, at.input);
+  }
+
+  /** Apply one enforcing hook's step after the call (recorded first as `unrecorded`'s, from a segment): the chain's end on deny. */
+  #postStep(chain: Chain, at: PostState, done: Evaluated, unrecorded?: CompiledHook): PostToolUseOutcome | Promise<PostToolUseOutcome> | undefined {
+    if (unrecorded !== undefined) this.#record(unrecorded, done, chain);
     const reason = stepPost(at, done.step);
     if (reason === undefined) return undefined;
-    return this.#end(chain, {
-      event: 'post_tool_use',
-      tool_call_id: chain.call.tool_call_id,
-      decision: 'deny',
-      output: reason,
-      is_error: true,
-      replaced: at.replaced,
-      trail: chain.trail.entries(),
-    });
+    return this.#postEnd(chain, at, reason);
   }
 
   /**
-   * Hand hooks `from`..`to` (consecutive, enforcing, of one hop group) to their group. What comes back
-   * was judged and applied by the chain's own rules where the hooks ran; the caller records it. A
+   * Hand hooks `from`..`to` (consecutive, enforcing, of one hop group) to their group, then record and
+   * `apply` what each did — judged by the chain's own rules where the hooks ran — until one ends the
+   * chain; the hooks after what came back run from `rest` (hook by hook, or the next segment). A
    * runner closed meanwhile settles it as its first hook failing `timeout`, as a hook's call would.
    */
-  #segment(chain: Chain, hooks: readonly CompiledHook[], from: number, to: number, group: HopGroup, state: Parameters<HopGroup['runSegment']>[0]['state']): Promise<SegmentResult> {
+  #segment<O>(chain: Chain, hooks: readonly CompiledHook[], from: number, to: number, state: SegmentState, apply: (done: Evaluated, hook: CompiledHook) => O | Promise<O> | undefined, rest: (next: number) => O | Promise<O>): Promise<O> {
     const first = hooks[from] as CompiledHook;
-    const event = chain.call.event;
-    const closed = (): SegmentResult => ({ evaluated: [failed(first.rule, { code: 'timeout', message: `the runner was closed while the call was in flight (hook "${first.rule.name}")` }, undefined, 0, event, undefined)] });
-    if (this.#closed) return Promise.resolve(closed());
+    const closed = (): SegmentResult => ({ evaluated: [failed(first.rule, closedFailure(first.rule.name), undefined, 0, chain.call.event, undefined)] });
     const segment = { call: chain.call, state, hooks: hooks.slice(from, to).map((h) => ({ name: h.rule.name, policy: h.policy, transport: h.definition.transport })) };
-    let pending: Promise<SegmentResult>;
-    try {
-      pending = group.runSegment(segment, chain.options.signal);
-    } catch {
-      return Promise.resolve({ evaluated: [], fallback: true });
-    }
-    return this.#pending.run(pending, closed).then(
-      (result) => result as SegmentResult,
-      (): SegmentResult => ({ evaluated: [], fallback: true }),
-    );
+    return handOver(first.definition.transport.hop as HopGroup, segment, chain.options.signal, this.#pending, closed).then((result) => {
+      for (const [k, done] of result.evaluated.entries()) {
+        const ended = apply(done, hooks[from + k] as CompiledHook);
+        if (ended !== undefined) return ended;
+      }
+      // A segment that stopped early (or could not run) leaves the rest to be run hook by hook.
+      return rest(from + result.evaluated.length);
+    });
   }
 
   /** Start a chain: its budget clock (when the event has a budget), its trail, its `chain_started`. */
@@ -287,7 +297,8 @@ export class HookRunner {
     const audit = this.#audit;
     audit?.chainStarted(call, input, hooks.map((h) => h.definition.name), budgetMs);
     const judging = options.checkInput === undefined ? NO_JUDGING : { checkInput: options.checkInput };
-    return { call, trail: new ChainTrail(), budget, audit, started, options, judging };
+    const telemetry = this.#telemetry === undefined || this.#telemetry.quiet ? undefined : chainTelemetry(this.#telemetry, { call, budgetMs, parent: options.trace_context, started, payloads: this.#payloads });
+    return { call, trail: new ChainTrail(), budget, audit, telemetry, started, options, judging };
   }
 
   /**
@@ -295,14 +306,18 @@ export class HookRunner {
    * chain's own fresh object; with shadows its trail is replaced by the settled copy. Synchronous
    * without shadows.
    */
-  #end<O extends Outcome>(chain: Chain, outcome: O): O | Promise<O> {
+  #end<O extends Outcome>(chain: Chain, outcome: O, input: JsonValue): O | Promise<O> {
     if (!chain.trail.hasShadows) {
-      chain.audit?.chainDecided(chain.call, outcome, performance.now() - chain.started);
+      const ms = performance.now() - chain.started;
+      chain.audit?.chainDecided(chain.call, outcome, ms);
+      chain.telemetry?.end(outcome, ms, input);
       return outcome;
     }
     return chain.trail.settle(chain.options.wait_for_shadows === true).then(() => {
       outcome.trail = chain.trail.entries();
-      chain.audit?.chainDecided(chain.call, outcome, performance.now() - chain.started);
+      const ms = performance.now() - chain.started;
+      chain.audit?.chainDecided(chain.call, outcome, ms);
+      chain.telemetry?.end(outcome, ms, input);
       return outcome;
     });
   }
@@ -310,34 +325,25 @@ export class HookRunner {
   /** Run an enforcing hook and record it. */
   #enforce(hook: CompiledHook, view: StateView, chain: Chain): Evaluated | Promise<Evaluated> {
     const evaluated = this.#evaluate(hook, view, chain);
-    if (evaluated instanceof Promise) return evaluated.then((done) => this.#record(done, chain));
-    return this.#record(evaluated, chain);
+    if (evaluated instanceof Promise) return evaluated.then((done) => this.#record(hook, done, chain));
+    return this.#record(hook, evaluated, chain);
   }
 
-  #record(evaluated: Evaluated, chain: Chain): Evaluated {
+  #record(hook: CompiledHook, evaluated: Evaluated, chain: Chain): Evaluated {
+    const cold = hook.recorded++ === 0;
     chain.trail.push(evaluated.entry);
-    chain.audit?.hookDecided(chain.call, evaluated.entry, chain.audit.payloads ? rewriteOf(evaluated.step) : undefined);
+    chain.audit?.hookDecided(chain.call, evaluated.entry, chain.audit.payloads ? rewriteOf(evaluated.step) : undefined, cold);
+    chain.telemetry?.hook(hook.traits, evaluated.entry, cold, evaluated.fuel);
     return evaluated;
   }
 
   /** Start a shadow hook on the current state; the chain does not wait for it. */
   #shadow(hook: CompiledHook, view: StateView, chain: Chain): void {
-    const failed = (error: unknown): TrailEntry => ({
-      hook: hook.definition.name,
-      decision: hook.policy,
-      failure: { code: 'internal_error', message: `the runner failed: ${String(error)}` },
-      policy: hook.policy,
-      ms: 0,
-      shadow: true,
+    const landed = startShadow(chain.trail, hook.rule, () => this.#evaluate(hook, view, chain), (entry, fuel) => {
+      const cold = hook.recorded++ === 0;
+      chain.audit?.hookDecided(chain.call, entry, rewriteFields(entry), cold);
+      chain.telemetry?.hook(hook.traits, entry, cold, fuel);
     });
-    let started: Evaluated | Promise<Evaluated>;
-    try {
-      started = this.#evaluate(hook, view, chain);
-    } catch (error) {
-      started = Promise.reject(error);
-    }
-    const run = Promise.resolve(started).then(({ entry, step }) => ({ ...entry, shadow: true as const, ...rewriteOf(step) }), failed);
-    const landed = chain.trail.shadow(run, (entry) => chain.audit?.hookDecided(chain.call, entry, rewriteFields(entry)));
     this.#inFlight.add(landed);
     void landed.finally(() => this.#inFlight.delete(landed));
   }
@@ -364,9 +370,8 @@ export class HookRunner {
     const context = contextOf(name, options.signal, deadline, view.text);
     const transport = hook.definition.transport;
     const kind = transport.kind;
-    const closed = (): unknown => ({ ok: false, failure: { code: 'timeout', message: `the runner was closed while the call was in flight (hook "${name}")` } });
     // A chain still running when close() was called starts no further hook (its transport is closed).
-    if (this.#closed) return judge(hook.rule, kind, closed(), 0, event, judging);
+    if (this.#closed) return judge(hook.rule, kind, closedResult(name), 0, event, judging);
     const started = performance.now();
     let result: unknown;
     try {
@@ -374,15 +379,20 @@ export class HookRunner {
     } catch (error) {
       result = thrown(kind, error);
     }
+    // Read at once, and only while telemetry records: the next call of this transport overwrites what its meter says.
+    const fuel = chain.telemetry === undefined ? undefined : fuelOf(transport);
     const promised = thenableOf(result);
-    if ('error' in promised) return judge(hook.rule, kind, thrown(kind, promised.error), elapsedMs(started), event, judging);
+    if ('error' in promised) return withFuel(judge(hook.rule, kind, thrown(kind, promised.error), elapsedMs(started), event, judging), fuel);
     const pending = promised.thenable;
-    if (pending === undefined) return judge(hook.rule, kind, result, elapsedMs(started), event, judging);
+    if (pending === undefined) return withFuel(judge(hook.rule, kind, result, elapsedMs(started), event, judging), fuel);
     // close() settles a pending call at once, as the hook's timeout would (its transport is being closed).
     const settled = judging;
-    return this.#pending.run(pending, closed).then(
-      (answer) => judge(hook.rule, kind, answer, elapsedMs(started), event, settled),
-      (error: unknown) => judge(hook.rule, kind, thrown(kind, error), elapsedMs(started), event, settled),
+    return withFuel(
+      this.#pending.run(pending, () => closedResult(name)).then(
+        (answer) => judge(hook.rule, kind, answer, elapsedMs(started), event, settled),
+        (error: unknown) => judge(hook.rule, kind, thrown(kind, error), elapsedMs(started), event, settled),
+      ),
+      fuel,
     );
   }
 }

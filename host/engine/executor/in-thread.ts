@@ -30,6 +30,8 @@ export class InThreadExecutor<A, R> implements Executor<A, R> {
   #instance: Promise<Instance<A, R>> | undefined;
   /** The instance once made: calls go straight to it, without awaiting anything. */
   #made: Instance<A, R> | undefined;
+  /** The last invoke ran the guest (on this thread, within the call): its meter says what it spent. */
+  #ran = false;
   #closed = false;
 
   constructor(spec: InstanceSpec, glueUrl: string, binding: Binding<A, R>) {
@@ -49,15 +51,22 @@ export class InThreadExecutor<A, R> implements Executor<A, R> {
   }
 
   invoke(args: A, options?: CallOptions): EngineOutcome<R> | Promise<EngineOutcome<R>> {
+    this.#ran = false;
     if (this.#closed) return aborted('the executor was closed');
     if (options?.signal?.aborted === true) return aborted('the call was aborted');
     const instance = this.#made;
     if (instance === undefined) return this.#invokeWhenReady(args, options);
     const started = performance.now();
     const outcome = instance.call(args, options?.deadlineMs, started);
+    this.#ran = true;
     // A quick call is answered at once, synchronously: a chain of such hooks runs without a promise.
     if (performance.now() - started < YIELD_AFTER_MS) return outcome;
     return new Promise((resolve) => setImmediate(() => resolve(outcome)));
+  }
+
+  /** Fuel units the last invoke spent, when it ran the guest within the call (not when it had to load first). */
+  lastFuelUsed(): number | undefined {
+    return this.#ran ? this.#made?.fuelUsed() : undefined;
   }
 
   async #invokeWhenReady(args: A, options?: CallOptions): Promise<EngineOutcome<R>> {

@@ -81,6 +81,8 @@ export class Instance<A, R> {
   #served = false;
   /** Call through jco's glue from now on: the component has no direct plan, or proved not to fit it. */
   #glueOnly = false;
+  /** The meter of the last call, once the call reached the guest (for {@link fuelUsed}). */
+  #lastMeter: CallMeter | undefined;
 
   constructor(spec: InstanceSpec, glue: Glue, binding: Binding<A, R>) {
     this.#spec = spec;
@@ -199,6 +201,7 @@ export class Instance<A, R> {
    * clock passes it).
    */
   call(args: A, deadlineMs?: number, started: number = performance.now()): EngineOutcome<R> {
+    this.#lastMeter = undefined;
     return this.#call(args, started + Math.min(this.#spec.limits.deadlineMs, deadlineMs ?? Infinity));
   }
 
@@ -215,6 +218,7 @@ export class Instance<A, R> {
     const { meter, wasi } = live;
     wasi.takeLogs(); // whatever the guest wrote outside a call is not this call's
     meter.begin(deadline);
+    this.#lastMeter = meter;
     let value: R;
     try {
       value = live.call(args);
@@ -247,6 +251,11 @@ export class Instance<A, R> {
     // What the call left open has been closed; the instance that still refers to it goes too.
     if (resources.leaked > 0 || resources.instanceOverflow) this.#discard();
     return { type: 'ok', value, logs };
+  }
+
+  /** Fuel units the last call spent in the guest (undefined when it never reached the guest). */
+  fuelUsed(): number | undefined {
+    return this.#lastMeter?.unitsUsed();
   }
 
   /** Discard the instance (closing what it left open). */

@@ -16,13 +16,15 @@ import { hookBinding, type BindingData, type HookResult } from './binding.js';
 import { hookCodec } from './codec.js';
 import { toInvokeResult, type ReplyContext } from './failures.js';
 import type { ComponentInfo } from './info.js';
-import { resolveOptions, type ComponentOptions, type ResolvedOptions, type StatePolicy } from './options.js';
+import { resolveOptions, type ComponentIsolation, type ComponentOptions, type ResolvedOptions, type StatePolicy } from './options.js';
 import { checkWorld } from './world.js';
 import { STARTUP_TIMEOUT_MS, WORKER_GRACE_MS, heapMbFor, workerEntry } from './workers.js';
 
 /** A WebAssembly component hook. */
 export interface ComponentTransport extends Transport {
   readonly kind: 'component';
+  /** `metered` (on the caller's thread) or `worker`. */
+  readonly isolation: ComponentIsolation;
   /** Answers at once (no promise) when a metered call was quick; else a promise. */
   invoke(request: HookRequest, context: InvokeContext): InvokeResult | Promise<InvokeResult>;
   /**
@@ -197,6 +199,7 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
 
   const transport: ComponentTransport = {
     kind: 'component',
+    isolation: o.isolation,
     async load() {
       return (await load()).info;
     },
@@ -228,5 +231,7 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
       }
     },
   };
+  // Metered calls run within invoke, on this thread: the meter can say what the last one spent.
+  if (o.isolation === 'metered') transport.fuelUsed = () => (loaded instanceof InThreadExecutor ? loaded.lastFuelUsed() : undefined);
   return transport;
 }
