@@ -13,7 +13,7 @@ import { ensureGuestsBuilt, guestBuildDir, TEST_CACHE_DIR } from '../helpers/gue
 import { loadPolicyCases } from '../helpers/policy-cases.js';
 
 /**
- * Worker isolation runs the same GuestInstance in its worker, fed by the mailbox: three guests there
+ * Worker isolation runs the same engine Instance in its worker, fed by the mailbox: three guests there
  * (a hand-written one, a native one, a JS engine) keep the file's time down; every guest runs metered.
  */
 const IN_WORKERS = new Set(['WAT', 'C', 'JS (QuickJS)']);
