@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { WitDecision, witDecisionSize, type WitHookRequest } from '../../codec/wit.js';
-import { AbiViolation } from '../../engine/instance/abi.js';
+import { AbiViolation, type AbiSession } from '../../engine/instance/abi.js';
 import { componentErrorPayload, type Binding } from '../../engine/instance/binding.js';
 import { lowerRequest, liftResult } from './direct-binding.js';
 import { fastWitDecision } from './codec.js';
@@ -40,6 +40,11 @@ const PLAN = {
 /** The binding of `handle` for one component. */
 export function hookBinding(data: BindingData): Binding<WitHookRequest, HookResult> {
   const { handler, maxOutputBytes } = data;
+  // The last scope's key, kept while calls come from the same tenant (no string made per call).
+  let workspace: string | undefined;
+  let agentId: string | undefined;
+  let scope = '';
+  const lift = (session: AbiSession, ret: number): HookResult => liftResult(session, ret, maxOutputBytes);
   return {
     exportKey: handler,
     fn: 'handle',
@@ -60,9 +65,16 @@ export function hookBinding(data: BindingData): Binding<WitHookRequest, HookResu
       return bytes > maxOutputBytes ? { tag: 'too-large', bytes } : { tag: 'ok', decision };
     },
     directCall(abi, request, charge) {
-      return abi.call(request, lowerRequest, (session, ret) => liftResult(session, ret, maxOutputBytes), charge);
+      return abi.call(request, lowerRequest, lift, charge);
     },
     // A tenant is the request's workspace and agent together (the one place that says so).
-    scopeOf: (request) => `${request.workspace.length}:${request.workspace}${request.agentId}`,
+    scopeOf(request) {
+      if (request.workspace !== workspace || request.agentId !== agentId) {
+        workspace = request.workspace;
+        agentId = request.agentId;
+        scope = `${workspace.length}:${workspace}${agentId}`;
+      }
+      return scope;
+    },
   };
 }

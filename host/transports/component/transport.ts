@@ -211,7 +211,11 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
       if (executor === undefined) return invokeAfterLoad(request, context);
       const record = toWitRequest(request, context.text);
       const deadline = context.deadline_ms;
-      if (deadline === undefined || deadline >= o.timeoutMs) return mapped(executor.invoke(record, { signal: context.signal }), replyContext);
+      if (deadline === undefined || deadline >= o.timeoutMs) {
+        // No options object unless there is a signal: this is the path of every call.
+        const signal = context.signal;
+        return mapped(signal === undefined ? executor.invoke(record) : executor.invoke(record, { signal }), replyContext);
+      }
       // A chain budget leaves the hook less than its own timeout: the call's deadline is the shorter one.
       const deadlineMs = Math.max(1, Math.ceil(deadline));
       return mapped(executor.invoke(record, { signal: context.signal, deadlineMs }), { timeoutMs: deadlineMs, maxOutputBytes: o.maxOutputBytes, memoryMb: o.memoryMb });
