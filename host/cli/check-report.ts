@@ -26,7 +26,7 @@ export function formatCheck(report: CheckReport, configFile: string): string {
 
 function pinText(hook: HookCheck): string {
   if ('unpinnable' in hook) return `not pinnable: ${hook.unpinnable}`;
-  const of = hook.kind === 'command' ? ` of ${hook.file}` : '';
+  const of = hook.kind === 'command' ? ` of ${hook.file}` : hook.kind === 'cedar' ? ' of its policy set, entities and schema' : '';
   return `sha256 ${hook.sha256}${hook.pinned ? ' (pinned)' : ''}${of}`;
 }
 

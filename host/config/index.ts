@@ -7,9 +7,13 @@ export {
   HookConfig,
   CommandHookConfig,
   ComponentHookConfig,
+  CedarHookConfig,
+  CelHookConfig,
   ComponentGrantsConfig,
   HookCommand,
   SUPPORTED_HOOK_SCHEMAS,
+  hookKind,
+  type HookKind,
 } from './schema.js';
 export { loadConfig } from './load.js';
 export { parseConfig } from './parse.js';

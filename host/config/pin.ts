@@ -4,8 +4,9 @@ import { access, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { HookError } from '../errors/hook-error.js';
 import type { InvokeResult, Transport } from '../runner/transport.js';
+import { readCedarFiles } from '../transports/cedar/policy-set.js';
 import type { BuiltHook } from './build.js';
-import type { CommandHookConfig, HookConfig } from './schema.js';
+import type { CedarHookConfig, CommandHookConfig, HookConfig } from './schema.js';
 
 /** The file a hook's `sha256` pins, or why the hook has none. */
 export type PinTarget = { readonly file: string } | { readonly none: string };
@@ -29,13 +30,30 @@ export async function sha256File(file: string): Promise<string> {
  *      (relative entries that exist beside the config file were made absolute when it was loaded);
  *   3. else the program itself, as found on `PATH` (the hook's `env.PATH` over the host's);
  * - a command given as a shell string: none — the shell owns its parsing, there is no single file
- *   (the config refuses `sha256` on one).
+ *   (the config refuses `sha256` on one);
+ * - a Cedar hook: its policy set file, with its entities and schema files — the digest is
+ *   `policySetDigest` of the three (see {@link hookDigest});
+ * - a CEL hook: none — its rules are in the config itself (the config refuses `sha256` on one).
  *
  * A pin covers that file, not the interpreter running it nor files it reads.
  */
 export async function pinTarget(hook: HookConfig): Promise<PinTarget> {
   if ('component' in hook) return { file: hook.component };
+  if ('cedar' in hook) return { file: hook.cedar };
+  if ('cel' in hook) return { none: 'a CEL hook\'s rules are in the config itself' };
   return commandPinTarget(hook);
+}
+
+/** What a pin mismatch names: the file, and for a Cedar hook the files read with it. */
+function pinnedFiles(hook: HookConfig): string {
+  if ('component' in hook) return hook.component;
+  if ('cedar' in hook) return [hook.cedar, hook.entities, hook.schema].filter((f): f is string => f !== undefined).join(' + ');
+  return hook.name;
+}
+
+async function cedarDigest(hook: CedarHookConfig): Promise<string> {
+  const files = { policies: hook.cedar, entities: hook.entities, schema: hook.schema };
+  return (await readCedarFiles(hook.max_file_bytes === undefined ? files : { ...files, max_file_bytes: hook.max_file_bytes })).sha256;
 }
 
 async function commandPinTarget(hook: CommandHookConfig): Promise<PinTarget> {
@@ -59,9 +77,9 @@ export async function hookDigest(hook: HookConfig): Promise<HookDigest> {
   const target = await pinTarget(hook);
   if ('none' in target) return target;
   try {
-    return { file: target.file, sha256: await sha256File(target.file) };
+    return { file: target.file, sha256: 'cedar' in hook ? await cedarDigest(hook) : await sha256File(target.file) };
   } catch (error) {
-    return { none: `cannot read ${target.file} (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+    return { none: `cannot read ${target.file} (${(error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error))})` };
   }
 }
 
@@ -95,7 +113,7 @@ export function withPin(hook: HookConfig, built: BuiltHook): BuiltHook {
         if (typeof actual !== 'string') throw new HookError('load_failed', `the loader reported no sha256 to check the pin against`, { hook: name });
         if (actual !== pinned) {
           await inner.close?.();
-          throw pinMismatch(name, (hook as { component: string }).component, pinned, actual);
+          throw pinMismatch(name, pinnedFiles(hook), pinned, actual);
         }
         return info;
       });
@@ -104,6 +122,7 @@ export function withPin(hook: HookConfig, built: BuiltHook): BuiltHook {
     let ok = false;
     const transport: Transport = {
       kind: inner.kind,
+      ...explainOf(inner, load),
       invoke: (request, context) => {
         if (ok) return inner.invoke(request, context);
         return load().then(
@@ -170,6 +189,13 @@ export function withPin(hook: HookConfig, built: BuiltHook): BuiltHook {
   // The pin is checked when the runner is created, as a component's is when it loads: a mismatch
   // stops the start (`createRunner` rejects, the CLI exits 2) before any call runs.
   return { ...built, definition: { ...built.definition, transport }, load: verify };
+}
+
+/** A policy hook's `explain`, kept through the pin (after its load has checked the pin). */
+function explainOf(inner: Transport, load: () => Promise<unknown>): Pick<Transport, 'explain'> {
+  const explain = inner.explain?.bind(inner);
+  if (explain === undefined) return {};
+  return { explain: async (request) => (await load(), explain(request)) };
 }
 
 function failureOf(error: unknown): { code: HookError['code']; message: string } {

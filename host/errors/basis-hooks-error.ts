@@ -11,7 +11,9 @@ export type ErrorCode =
   | 'invalid_call'
   | 'invalid_hooks'
   | 'runner_closed'
-  | 'invalid_options';
+  | 'invalid_options'
+  | 'policy_invalid'
+  | 'policy_engine_missing';
 
 /**
  * Base of every error basis-hooks throws. Subclasses set a literal `name` so type guards work across
@@ -27,6 +29,6 @@ export function isBasisHooksError(value: unknown): value is BasisHooksError {
   return (
     value instanceof Error &&
     typeof (value as { code?: unknown }).code === 'string' &&
-    ['HookError', 'ConfigError', 'RunnerError', 'OptionsError'].includes(value.name)
+    ['HookError', 'ConfigError', 'RunnerError', 'OptionsError', 'PolicyError'].includes(value.name)
   );
 }

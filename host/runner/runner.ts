@@ -23,6 +23,7 @@ import { compileToolMatcher } from './matcher.js';
 import type { RunnerOptions, RunOptions } from './options.js';
 import { ChainTrail } from './shadow.js';
 import type { HookLogs, InvokeContext } from './transport.js';
+import { askFilter } from './when.js';
 
 // Options live in options.ts beside the other chain concepts; re-exported for those importing them from here.
 export type { RunOptions, RunnerOptions } from './options.js';
@@ -39,6 +40,9 @@ interface CompiledHook {
 type Step =
   | { readonly kind: 'continue'; readonly response: HookResponse | undefined }
   | { readonly kind: 'deny'; readonly reason: string };
+
+/** A hook whose `when` said no: it does not run and is not in the trail. */
+const SKIPPED = Symbol('skipped');
 
 /** One hook's evaluation: its trail entry, and what it means for the chain (ignored for a shadow). */
 interface Evaluated {
@@ -173,6 +177,7 @@ export class HookRunner {
         continue;
       }
       const evaluated = this.#enforce(hook, at.view, chain);
+      if (evaluated === SKIPPED) continue;
       if (evaluated instanceof Promise) {
         return evaluated.then((done) => this.#preStep(chain, at, done.step) ?? this.#preFrom(chain, hooks, i + 1, at));
       }
@@ -211,6 +216,7 @@ export class HookRunner {
         continue;
       }
       const evaluated = this.#enforce(hook, at.view, chain);
+      if (evaluated === SKIPPED) continue;
       if (evaluated instanceof Promise) {
         return evaluated.then((done) => this.#postStep(chain, at, done.step) ?? this.#postFrom(chain, hooks, i + 1, at));
       }
@@ -277,9 +283,10 @@ export class HookRunner {
     });
   }
 
-  /** Run an enforcing hook and record it. */
-  #enforce(hook: CompiledHook, view: StateView, chain: Chain): Evaluated | Promise<Evaluated> {
+  /** Run an enforcing hook and record it (unless its `when` skipped it). */
+  #enforce(hook: CompiledHook, view: StateView, chain: Chain): Evaluated | Promise<Evaluated> | typeof SKIPPED {
     const evaluated = this.#evaluate(hook, view, chain);
+    if (evaluated === SKIPPED) return SKIPPED;
     if (evaluated instanceof Promise) return evaluated.then((done) => this.#record(done, chain));
     return this.#record(evaluated, chain);
   }
@@ -300,12 +307,13 @@ export class HookRunner {
       ms: 0,
       shadow: true,
     });
-    let started: Evaluated | Promise<Evaluated>;
+    let started: Evaluated | Promise<Evaluated> | typeof SKIPPED;
     try {
       started = this.#evaluate(hook, view, chain);
     } catch (error) {
       started = Promise.reject(error);
     }
+    if (started === SKIPPED) return;
     const run = Promise.resolve(started).then(({ entry, step }) => ({ ...entry, shadow: true as const, ...rewriteOf(step) }), failed);
     const landed = chain.trail.shadow(run, (entry) => chain.audit?.hookDecided(chain.call, entry, rewriteFields(entry)));
     this.#inFlight.add(landed);
@@ -315,11 +323,18 @@ export class HookRunner {
   /**
    * Run one hook, check its answer against the contract and the event, apply its failure policy.
    * Synchronous when its transport answers synchronously (and a `checkInput` does, for a modify).
+   * {@link SKIPPED} when its `when` says it does not run for this request.
    */
-  #evaluate(hook: CompiledHook, view: StateView, chain: Chain): Evaluated | Promise<Evaluated> {
+  #evaluate(hook: CompiledHook, view: StateView, chain: Chain): Evaluated | Promise<Evaluated> | typeof SKIPPED {
     const name = hook.definition.name;
     const { budget, options } = chain;
     const event = view.request.event;
+    const when = hook.definition.when;
+    if (when !== undefined) {
+      const verdict = askFilter(when, view.request);
+      if (verdict === false) return SKIPPED;
+      if (verdict !== true) return this.#failed(hook, verdict, undefined, 0, event, undefined);
+    }
     let deadline: number | undefined;
     let budgetNote: TrailEntry['budget'];
     if (budget !== undefined) {

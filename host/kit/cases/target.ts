@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { buildHook, namedHookError, type BuiltHook } from '../../config/build.js';
 import { loadConfig } from '../../config/load.js';
 import type { FailurePolicy } from '../../contract/failure.js';
-import type { ToolPattern } from '../../runner/matcher.js';
+import type { CallFilter, ToolPattern } from '../../runner/matcher.js';
 import type { Transport } from '../../runner/transport.js';
 import { subprocessTransport } from '../../transports/subprocess/index.js';
 import { KitError } from '../errors/kit-error.js';
@@ -27,6 +27,8 @@ export interface HookUnderTest {
   readonly transport: Transport;
   /** The config's tool matcher, when the hook comes from a config (production behaviour). */
   readonly tools?: readonly ToolPattern[] | undefined;
+  /** The config's `when` (and CEL `tools` entries), when it has one. */
+  readonly when?: CallFilter | undefined;
   readonly on_failure?: FailurePolicy | undefined;
 }
 
@@ -136,7 +138,7 @@ async function openConfig(file: string, only: string | undefined): Promise<Opene
       if (definition === undefined) return { error: `the case is for hook "${name}", which ${file} does not have (it has: ${names.join(', ')})` };
       // A config's hook runs at its own event only: a case at the other event tests nothing it will do.
       if (c.call.event !== definition.event) return { skip: `at ${c.call.event}; hook "${name}" runs at ${definition.event}` };
-      return { hook: { name, transport: definition.transport, tools: definition.tools, on_failure: definition.on_failure } };
+      return { hook: { name, transport: definition.transport, tools: definition.tools, when: definition.when, on_failure: definition.on_failure } };
     },
     close: async () => {
       await Promise.allSettled(built.map((h) => h.definition.transport.close?.()));

@@ -1,0 +1,50 @@
+import { setFlagsFromString } from 'node:v8';
+import type { Environment } from '@marcbachmann/cel-js';
+
+/** The CEL library (`@marcbachmann/cel-js`), typed. */
+type CelLibrary = typeof import('@marcbachmann/cel-js');
+
+/** A loaded CEL engine: the library and the environment every basis-hooks expression compiles in. */
+export interface CelEngine {
+  readonly lib: CelLibrary;
+  /** Declares the request's fields; an expression naming anything else does not type-check. */
+  readonly env: Environment;
+}
+
+/**
+ * The variables a CEL expression sees: the request's fields, under the wire contract's names.
+ * `output` and `is_error` exist only after the call (a `pre_tool_use` expression reading them is
+ * refused at load). `input` and `output` are the JSON values themselves (`dyn`: a map, list, string,
+ * number, bool or null); JSON numbers are CEL doubles, and compare with CEL ints as numbers.
+ */
+export const REQUEST_VARIABLES = {
+  tool_name: 'string',
+  input: 'dyn',
+  output: 'dyn',
+  is_error: 'bool',
+  agent_id: 'string',
+  workspace: 'string',
+  event: 'string',
+} as const;
+
+/** The variables that do not exist before the call. */
+export const POST_ONLY_VARIABLES: readonly string[] = ['output', 'is_error'];
+
+let engine: Promise<CelEngine> | undefined;
+
+/**
+ * Load the CEL engine once per process, on first use: the library takes tens of ms to import, which
+ * a config without CEL should not pay. Also turns on V8's linear-time regular-expression engine (the
+ * `l` flag), which `matches` runs every pattern on: CEL promises RE2 semantics — no catastrophic
+ * backtracking — and a JavaScript `RegExp` without it does not keep that promise. The flag only makes
+ * the `l` flag available; no other regular expression of the process changes.
+ */
+export function loadCelEngine(): Promise<CelEngine> {
+  engine ??= import('@marcbachmann/cel-js').then((lib) => {
+    setFlagsFromString('--enable-experimental-regexp-engine');
+    const env = new lib.Environment({ unlistedVariablesAreDyn: false, homogeneousAggregateLiterals: false });
+    for (const [name, type] of Object.entries(REQUEST_VARIABLES)) env.registerVariable(name, type);
+    return { lib, env };
+  });
+  return engine;
+}
