@@ -16,7 +16,7 @@ describe('schema/hooks.schema.json', () => {
     expect(schema.title).toBeTruthy();
     expect(schema.additionalProperties).toBe(false);
     const variants = schema.properties.hooks.items.anyOf;
-    expect(variants.map((v) => v.title)).toEqual(['Command hook', 'Component hook']);
+    expect(variants.map((v) => v.title)).toEqual(['Command hook', 'Component hook', 'Cedar hook', 'CEL hook']);
     for (const variant of variants) expect(variant.additionalProperties).toBe(false);
   });
 });

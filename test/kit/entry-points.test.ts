@@ -70,7 +70,9 @@ describe('entry points: basis-hooks runs hooks, basis-hooks/kit authors them', (
 
   it('the runtime entry names no authoring package, only what running a hook needs', () => {
     expect(runtime.packages.filter((p) => AUTHORING.includes(p))).toEqual([]);
-    expect(runtime.packages).toEqual(['@bytecodealliance/jco-transpile', '@bytecodealliance/preview2-shim', 'zod']);
+    // The CEL engine is a dependency, loaded on first use by a CEL hook; the Cedar engine
+    // (@cedar-policy/cedar-wasm) an optional peer the Cedar transport imports by a computed name.
+    expect(runtime.packages).toEqual(['@bytecodealliance/jco-transpile', '@bytecodealliance/preview2-shim', '@marcbachmann/cel-js', 'zod']);
   });
 
   it('the built runtime entry (dist/, from npm run build) has the same graph', () => {
@@ -91,7 +93,7 @@ describe('entry points: basis-hooks runs hooks, basis-hooks/kit authors them', (
     // Plus the MCP SDK: `basis-hooks mcp` (a runtime command, not authoring) speaks MCP through it.
     expect(Object.keys(pkg.dependencies).sort()).toEqual([...runtime.packages, '@modelcontextprotocol/sdk'].sort());
     expect(importGraph(join(ROOT, 'host/integrations/mcp/index.ts'), '.ts').packages).toContain('@modelcontextprotocol/sdk');
-    for (const name of ['componentize-qjs', '@bytecodealliance/componentize-js', 'typescript', 'assemblyscript']) {
+    for (const name of ['componentize-qjs', '@bytecodealliance/componentize-js', 'typescript', 'assemblyscript', '@cedar-policy/cedar-wasm']) {
       expect(pkg.peerDependencies[name], name).toBeDefined();
       expect(pkg.peerDependenciesMeta[name]?.optional, name).toBe(true);
     }

@@ -8,6 +8,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { PolicyError } from '../../errors/policy-error.js';
 import { describeDiagnostic, diagnosticsError, lineColumn } from './diagnostics.js';
 import type { CedarEngine, CedarEntity } from './engine.js';
+import { jsonErrorOffset } from './json-position.js';
 
 /** The default cap on each file of a Cedar hook (see {@link CedarFiles.max_file_bytes}). */
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
@@ -77,6 +78,12 @@ export function policySetDigest(files: { readonly policies: Buffer; readonly ent
   return createHash('sha256').update(`policies ${one(files.policies)}\nentities ${one(files.entities)}\nschema ${one(files.schema)}\n`).digest('hex');
 }
 
+function bytesText(bytes: number): string {
+  const mib = bytes / 1024 / 1024;
+  if (Number.isInteger(mib)) return `${mib} MiB`;
+  return mib >= 1 ? `${mib.toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
+}
+
 async function readCapped(file: string, max: number, what: string): Promise<Buffer> {
   let size: number;
   try {
@@ -86,8 +93,7 @@ async function readCapped(file: string, max: number, what: string): Promise<Buff
     throw new PolicyError('policy_invalid', `${file}: cannot read the ${what} (${code === 'ENOENT' ? 'file not found' : (code ?? String(error))})`, { problem: 'unreadable', location: { file }, cause: error });
   }
   if (size > max) {
-    const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 1)} MiB`;
-    throw new PolicyError('policy_invalid', `${file}: the ${what} is ${mib(size)}, over the ${mib(max)} limit (max_file_bytes)${what === 'entities' ? ': every call hands Cedar the whole entity set' : ''}`, { problem: 'too_large', location: { file } });
+    throw new PolicyError('policy_invalid', `${file}: the ${what} is ${bytesText(size)}, over the ${bytesText(max)} limit (max_file_bytes)${what === 'entities file' ? ': every call hands Cedar the whole entity set' : ''}`, { problem: 'too_large', location: { file } });
   }
   return readFile(file);
 }
@@ -96,7 +102,7 @@ async function readCapped(file: string, max: number, what: string): Promise<Buff
 export async function readCedarFiles(files: CedarFiles): Promise<Read & { readonly sha256: string }> {
   const max = files.max_file_bytes ?? DEFAULT_MAX_FILE_BYTES;
   const policies = await readCapped(files.policies, max, 'policy set');
-  const entities = files.entities === undefined ? undefined : await readCapped(files.entities, max, 'entities');
+  const entities = files.entities === undefined ? undefined : await readCapped(files.entities, max, 'entities file');
   const schema = files.schema === undefined ? undefined : await readCapped(files.schema, max, 'schema');
   return { policies, entities, schema, sha256: policySetDigest({ policies, entities, schema }) };
 }
@@ -114,11 +120,11 @@ function parseJson(file: string, text: string, what: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const position = /position (\d+)/.exec(message)?.[1];
-    if (position === undefined) throw new PolicyError('policy_invalid', `${file}: the ${what} is not valid JSON (${message})`, { problem: 'syntax', location: { file }, cause: error });
-    const { line, column } = lineColumn(text, Number(position));
-    throw new PolicyError('policy_invalid', `${file}:${line}:${column}: the ${what} is not valid JSON (${message.replace(/\s*in JSON at position \d+.*$/, '')})`, { problem: 'syntax', location: { file, line, column }, cause: error });
+    // Node 20 names the unexpected token but seldom where it is: the scan finds it.
+    const message = (error instanceof Error ? error.message : String(error)).replace(/,? ".*" is not valid JSON$/s, '').replace(/\s*in JSON at position \d+.*$/s, '');
+    const offset = jsonErrorOffset(text) ?? text.length;
+    const { line, column } = lineColumn(text, offset);
+    throw new PolicyError('policy_invalid', `${file}:${line}:${column}: the ${what} is not valid JSON (${message})`, { problem: 'syntax', location: { file, line, column }, cause: error });
   }
 }
 

@@ -39,12 +39,14 @@ export interface CelExpression {
   readonly where: string;
   /** The load-time estimate, a polynomial in the call's size `n`: `3 + 0.2·n`. */
   readonly estimate: string;
+  /** The same estimate as a polynomial (see poly.ts). */
+  readonly bound: Poly;
   readonly cost_limit: number;
   /**
    * Evaluate on the request's variables. A value, or a failure: `policy_error` naming the
    * expression, its line and column and the engine's message; `timeout` when it spent its cost limit.
    */
-  evaluate(variables: Readonly<Record<string, unknown>>): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly failure: HookFailure };
+  evaluate(variables: Readonly<Record<string, unknown>>): { readonly ok: true; readonly value: unknown; readonly cost: number } | { readonly ok: false; readonly failure: HookFailure };
 }
 
 /** 1-based line and column of an offset in `source`. */
@@ -197,6 +199,7 @@ export function compileExpression(engine: CelEngine, source: string, options: Co
     source,
     where,
     estimate,
+    bound: cost,
     cost_limit: limit,
     evaluate(variables) {
       let value: unknown;
@@ -208,7 +211,7 @@ export function compileExpression(engine: CelEngine, source: string, options: Co
         return meter.over || isCostExceeded(error) ? overLimit(meter.spent) : failed(error);
       }
       const meter = endMeter();
-      return meter.over ? overLimit(meter.spent) : { ok: true, value };
+      return meter.over ? overLimit(meter.spent) : { ok: true, value, cost: meter.spent };
     },
   };
 }
