@@ -55,7 +55,12 @@ function where(set: LoadedPolicySet, id: string): string {
 }
 
 function reasonOf(set: LoadedPolicySet, ids: readonly string[]): string {
-  return [...new Set(ids.map((id) => set.policies.get(id)?.reason ?? `denied by policy ${JSON.stringify(id)}`))].join('; ');
+  // A blank @reason is no reason: the model is told the policy's id rather than nothing.
+  const reasons = ids.map((id) => {
+    const reason = set.policies.get(id)?.reason;
+    return reason !== undefined && reason.trim() !== '' ? reason : `denied by policy ${JSON.stringify(id)}`;
+  });
+  return [...new Set(reasons)].join('; ');
 }
 
 /** The deny when no policy permits the call. */

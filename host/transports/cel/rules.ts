@@ -11,7 +11,7 @@ export const CelRule = z
   .strictObject({
     when: z.string().min(1).describe('A CEL expression over the request (tool_name, input, output, is_error, agent_id, workspace, event); a bool.'),
     decision: z.enum(['allow', 'deny']).describe('What the hook answers when this is the first rule whose when is true.'),
-    reason: z.string().min(1).optional().describe('Why: told to the model on deny (required for deny), kept in the trail on allow.'),
+    reason: z.string().regex(/\S/, 'a reason must say something (not only spaces)').optional().describe('Why: told to the model on deny (required for deny), kept in the trail on allow.'),
   })
   .refine((rule) => rule.decision !== 'deny' || rule.reason !== undefined, { message: 'a deny rule needs a reason (the model is told it)', path: ['reason'] })
   .meta({ title: 'CEL rule' });
