@@ -150,3 +150,11 @@ async function openConfig(file: string, only: string | undefined): Promise<Opene
 export function isHookDir(path: string): boolean {
   return existsSync(path) && statSync(path).isDirectory() && existsSync(resolve(path, MANIFEST_FILE));
 }
+
+/** The config of a policy hook directory (`init --lang cedar|cel` writes one), when `path` is one. */
+export const POLICY_DIR_CONFIG = 'hooks.json';
+
+/** Whether a path is a policy hook directory: no manifest (nothing to build), a `hooks.json`. */
+export function isPolicyDir(path: string): boolean {
+  return existsSync(path) && statSync(path).isDirectory() && !existsSync(resolve(path, MANIFEST_FILE)) && existsSync(resolve(path, POLICY_DIR_CONFIG));
+}
