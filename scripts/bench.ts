@@ -6,15 +6,17 @@
  *   tsx scripts/bench.ts               the text report on stdout
  *   tsx scripts/bench.ts --json        the JSON result on stdout (the report goes to stderr)
  *   tsx scripts/bench.ts --out FILE    also write the JSON result to FILE (e.g. bench/results/latest.json)
- *   tsx scripts/bench.ts --markdown    also print the README's generated performance block
- *   tsx scripts/bench.ts --write-readme  rewrite README.md's block between <!-- bench:start --> and <!-- bench:end -->
+ *   tsx scripts/bench.ts --markdown    also print the generated block of docs/performance.md
+ *   tsx scripts/bench.ts --write-docs  rewrite the generated blocks: docs/performance.md's (between
+ *                                      <!-- bench:start --> and <!-- bench:end -->) and the README's table
+ *                                      of where a hook can live (<!-- bench:summary:start --> … :end -->)
  *   tsx scripts/bench.ts --quick       few samples (smoke test); the figures are not worth quoting
  *   tsx scripts/bench.ts --from FILE   render a results file again instead of measuring
  *   tsx scripts/bench.ts --no-clients  skip the MCP, Claude Code and framework tables (printed beside the result, not in it)
  *   tsx scripts/bench.ts --cache-dir D the transpile cache of the component cases (default .cache/bench)
  *
- * The README's performance figures are only ever written by --write-readme from one results file
- * (`npx tsx scripts/bench.ts --from bench/results/latest.json --write-readme`), so they cannot
+ * The documented performance figures are only ever written by --write-docs from one results file
+ * (`npx tsx scripts/bench.ts --from bench/results/latest.json --write-docs`), so they cannot
  * disagree with each other.
  *
  * Everything goes through the public API (host/index.ts). Performance is never asserted: the machines
@@ -43,7 +45,7 @@ import { benchFrameworks, frameworksReport } from './bench/frameworks.js';
 import { COLD_START_GUESTS, ROOT, guestById } from './bench/guests.js';
 import { computeRatios } from './bench/ratios.js';
 import { benchMcp, mcpReport } from './bench/mcp.js';
-import { markdownReport, replaceReadmeBlock, textReport } from './bench/report.js';
+import { PERFORMANCE_PAGE, SUMMARY_END, SUMMARY_PAGE, SUMMARY_START, markdownReport, replaceBlock, summaryTable, textReport } from './bench/report.js';
 import { BenchResultSchema, BlockSchema, type BenchResult, type Block } from './bench/result.js';
 import { round } from './bench/stats.js';
 
@@ -169,7 +171,7 @@ async function main(): Promise<void> {
       quick: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       markdown: { type: 'boolean', default: false },
-      'write-readme': { type: 'boolean', default: false },
+      'write-docs': { type: 'boolean', default: false },
       out: { type: 'string' },
       from: { type: 'string' },
       'no-clients': { type: 'boolean', default: false },
@@ -187,10 +189,13 @@ async function main(): Promise<void> {
     await writeFile(out, `${JSON.stringify(result, null, 2)}\n`);
     progress(`wrote ${out}`);
   }
-  if (values['write-readme'] === true) {
-    const readme = join(ROOT, 'README.md');
-    await writeFile(readme, replaceReadmeBlock(await readFile(readme, 'utf8'), markdownReport(result)));
-    progress(`rewrote the generated performance block of ${readme}`);
+  if (values['write-docs'] === true) {
+    const page = join(ROOT, PERFORMANCE_PAGE);
+    await writeFile(page, replaceBlock(await readFile(page, 'utf8'), markdownReport(result)));
+    progress(`rewrote the generated performance block of ${page}`);
+    const readme = join(ROOT, SUMMARY_PAGE);
+    await writeFile(readme, replaceBlock(await readFile(readme, 'utf8'), summaryTable(result), SUMMARY_PAGE, SUMMARY_START, SUMMARY_END));
+    progress(`rewrote the generated table of ${readme}`);
   }
   // The clients (MCP gateway, Claude Code bridge) report beside the main result, not in its JSON.
   const clients = clientsToo ? `\n${mcpReport(await benchMcp(values.quick === true, progress))}\n${claudeCodeReport(await benchClaudeCode(values.quick === true, progress))}` : '';

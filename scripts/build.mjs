@@ -63,11 +63,38 @@ function step(command, args) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+/**
+ * The build's tools (devDependencies), resolved before anything is deleted. In a fresh clone nothing
+ * is installed yet, and `npm pack` (whose `prepare` runs this) would otherwise end in a stack trace:
+ * say what to run instead, and stop.
+ */
+function buildTools() {
+  const require = createRequire(import.meta.url);
+  const missing = [];
+  const tools = {};
+  for (const [name, specifier] of [['typescript', 'typescript/bin/tsc'], ['esbuild', 'esbuild']]) {
+    try {
+      tools[name] = require.resolve(specifier);
+    } catch (error) {
+      if (error?.code !== 'MODULE_NOT_FOUND') throw error;
+      missing.push(name);
+    }
+  }
+  if (missing.length > 0) {
+    process.stderr.write(
+      `build: ${missing.join(' and ')} (devDependencies that build dist/) ${missing.length === 1 ? 'is' : 'are'} not installed: run \`npm ci\` first ` +
+        '(a fresh clone has no node_modules/), then `npm run build`, `npm pack` or `npm test` again\n',
+    );
+    process.exit(1);
+  }
+  return tools;
+}
+
 /** Build dist/ from scratch (stale files of deleted sources do not survive) and stamp it. */
 export function buildLibrary() {
+  const { typescript: tsc } = buildTools();
   const hash = inputsHash();
   rmSync(DIST, { recursive: true, force: true });
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   step(process.execPath, [tsc, '-p', 'tsconfig.build.json']);
   cpSync(join(ROOT, 'host/transports/component/generated'), join(DIST, 'transports/component/generated'), { recursive: true });
   step(process.execPath, [join(ROOT, 'scripts/bundle-cli.mjs')]);

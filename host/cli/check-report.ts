@@ -27,9 +27,9 @@ export function formatCheck(report: CheckReport, configFile: string): string {
 }
 
 function pinText(hook: HookCheck): string {
-  if ('unpinnable' in hook) return `not pinnable: ${hook.unpinnable}`;
-  const of = hook.kind === 'command' ? ` of ${hook.file}` : hook.kind === 'cedar' ? ' of its policy set, entities and schema' : '';
-  return `sha256 ${hook.sha256}${hook.pinned ? ' (pinned)' : ''}${of}`;
+  if ('unpinnable' in hook) return `${hook.pinned ? 'pinned, but ' : ''}not pinnable: ${hook.unpinnable}`;
+  const uncovered = hook.uncovered.length === 0 ? '' : `; not covered: ${hook.uncovered.join(', ')}`;
+  return `sha256 ${hook.sha256}${hook.pinned ? ' (pinned)' : ''}, covers ${hook.files.join(', ')}${uncovered}`;
 }
 
 /** `basis-hooks check --cases`: the per-hook table, each case, the problems, the verdict. */

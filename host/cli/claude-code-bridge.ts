@@ -11,6 +11,7 @@ import type { HookRunner } from '../runner/runner.js';
 import { openCliAudit, type CliAudit } from './audit-option.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './command.js';
 import { readStdin, write } from './io.js';
+import { refusalLog, serverToken, type ServerOptions } from './server-options.js';
 
 /*
  * A process per tool call: what runOnce needs is imported here, the HTTP server and the settings
@@ -91,7 +92,15 @@ export async function runOnce(options: { readonly configFile: string; readonly a
 }
 
 /** Serve Claude Code's http hooks until SIGINT/SIGTERM. */
-export async function serveHttp(options: { readonly configFile: string; readonly port: number; readonly host: string; readonly approveRewrites: boolean; readonly auditFile?: string }): Promise<number> {
+export async function serveHttp(
+  options: { readonly configFile: string; readonly port: number; readonly host: string; readonly approveRewrites: boolean; readonly auditFile?: string } & ServerOptions,
+): Promise<number> {
+  const log = (line: string): void => void process.stderr.write(`${PREFIX} ${line}\n`);
+  const token = await serverToken(options, log);
+  if (typeof token === 'string') {
+    log(token);
+    return EXIT_USAGE;
+  }
   let loaded: { runner: HookRunner; audit: CliAudit };
   try {
     loaded = await loadRunner(options.configFile, options.auditFile);
@@ -103,14 +112,20 @@ export async function serveHttp(options: { readonly configFile: string; readonly
   const { serveClaudeCode } = await import('../integrations/claude-code/http.js');
   let http;
   try {
-    http = await serveClaudeCode(bridge, { port: options.port, host: options.host });
+    http = await serveClaudeCode(bridge, {
+      port: options.port,
+      host: options.host,
+      ...token,
+      ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+      onRefusal: refusalLog(log),
+    });
   } catch (error) {
     await bridge.close();
     await loaded.audit.finish();
     process.stderr.write(`${PREFIX} cannot listen on ${options.host}:${options.port}: ${describe(error)}\n`);
     return EXIT_USAGE;
   }
-  process.stderr.write(`${PREFIX} listening on ${http.url}\n`);
+  process.stderr.write(`${PREFIX} listening on ${http.url}${token.token === undefined ? ' (no --token-file: any local process can ask for decisions)' : ' (bearer token required)'}\n`);
   if (!isLoopback(options.host)) {
     process.stderr.write(`${PREFIX} warning: ${options.host} is not a loopback address: anyone who can reach it can ask these hooks for decisions\n`);
   }
@@ -144,7 +159,7 @@ function defaultInvocation(quote: (arg: string) => string): string {
 /** Print the `.claude/settings.json` `hooks` block for a config. */
 export async function printSettings(options: {
   readonly configFile: string;
-  readonly http?: { readonly port: number; readonly host: string };
+  readonly http?: { readonly port: number; readonly host: string } & ServerOptions;
   readonly command?: string;
   readonly approveRewrites: boolean;
   readonly auditFile?: string;
@@ -160,7 +175,17 @@ export async function printSettings(options: {
   let endpoint: BridgeEndpoint;
   if (options.http !== undefined) {
     const host = options.http.host.includes(':') ? `[${options.http.host}]` : options.http.host;
-    endpoint = { type: 'http', url: `http://${host}:${options.http.port}/` };
+    const token = await serverToken(options.http, (line) => void process.stderr.write(`${PREFIX} ${line}\n`));
+    if (typeof token === 'string') {
+      process.stderr.write(`${PREFIX} ${token}\n`);
+      return EXIT_USAGE;
+    }
+    const headers = token.token === undefined ? {} : { headers: { Authorization: `Bearer ${token.token}` } };
+    endpoint = { type: 'http', url: `http://${host}:${options.http.port}/`, ...headers };
+    process.stderr.write(
+      `${PREFIX} note: Claude Code lets a call proceed when an http hook's server is down; each http hook is paired with a guard command that blocks then (it needs curl)` +
+        `${token.token === undefined ? '' : '; these settings hold the bearer token: put them in .claude/settings.local.json, which is not committed'}\n`,
+    );
   } else {
     // --command names basis-hooks itself (e.g. "npx basis-hooks"): the subcommand follows it.
     const prefix = options.command === undefined ? defaultInvocation(shellQuote) : `${options.command} claude-code`;

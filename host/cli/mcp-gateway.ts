@@ -3,7 +3,7 @@ import { isDirectory } from '../transports/subprocess/check.js';
 import { createRunner } from '../config/create-runner.js';
 import { loadConfig } from '../config/load.js';
 import { McpGateway } from '../integrations/mcp/index.js';
-import type { ServerCommand } from '../integrations/mcp/index.js';
+import type { ServerCommand, UnknownMethods } from '../integrations/mcp/index.js';
 import type { HookRunner } from '../runner/runner.js';
 import { openCliAudit, type CliAudit } from './audit-option.js';
 import { EXIT_USAGE } from './command.js';
@@ -18,6 +18,9 @@ export interface GatewayInvocation {
   /** `--audit FILE`: also append the audit stream there. */
   readonly auditFile?: string;
   readonly server: ServerCommand;
+  readonly unknownMethods?: UnknownMethods;
+  readonly upstreamTimeoutMs?: number;
+  readonly maxMessageBytes?: number;
 }
 
 const SIGNAL_STATUS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
@@ -58,6 +61,9 @@ export async function runGateway(request: GatewayInvocation): Promise<number> {
       server: invocation.server,
       workspace: invocation.workspace,
       ...(invocation.agentId === undefined ? {} : { agentId: invocation.agentId }),
+      ...(invocation.unknownMethods === undefined ? {} : { unknownMethods: invocation.unknownMethods }),
+      ...(invocation.upstreamTimeoutMs === undefined ? {} : { upstreamTimeoutMs: invocation.upstreamTimeoutMs }),
+      ...(invocation.maxMessageBytes === undefined ? {} : { maxMessageBytes: invocation.maxMessageBytes }),
       log: say,
       ...(invocation.trail ? { onOutcome: (outcome, tool) => void process.stderr.write(`${JSON.stringify({ tool, ...outcome })}\n`) } : {}),
     });

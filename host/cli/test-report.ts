@@ -37,8 +37,10 @@ export function formatResult(result: CaseResult, source: string): string {
       const diff = diffLines(expected, actual);
       const shown = diff.slice(0, MAX_DIFF_LINES).map((line) => `        ${line.op} ${line.text}\n`);
       const more = diff.length > MAX_DIFF_LINES ? [`        … ${diff.length - MAX_DIFF_LINES} more lines (--json shows everything)\n`] : [];
-      const note = result.ran ? '' : '        (the hook did not run: its "tools" do not match this call)\n';
-      return `  FAIL  ${result.name}  (${where}, ${result.hook} at ${result.event})\n        - expected\n        + actual\n${shown.join('')}${more.join('')}${note}${formatLogs(result)}`;
+      const chain = result.chain;
+      const note = result.ran ? '' : chain === undefined ? '        (the hook did not run: its "tools" do not match this call)\n' : '        (no hook of the chain ran: none is at this event with "tools" matching this call)\n';
+      const under = chain === undefined ? result.hook : `the chain (${chain.join(', ')})`;
+      return `  FAIL  ${result.name}  (${where}, ${under} at ${result.event})\n        - expected\n        + actual\n${shown.join('')}${more.join('')}${note}${formatLogs(result)}`;
     }
   }
 }

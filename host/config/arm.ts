@@ -5,7 +5,7 @@ import type { HookEvent } from '../contract/event.js';
 import type { JsonValue } from '../contract/json.js';
 import type { HookMode } from '../contract/mode.js';
 import type { Outcome, TrailEntry } from '../contract/outcome.js';
-import { actualOf, type Actual } from '../cases/actual.js';
+import { actualOf, judgeChain, type Actual } from '../cases/actual.js';
 import { comparable, meets } from '../cases/compare.js';
 import type { LocatedCase } from '../cases/parse.js';
 import type { Expectation, TestCase } from '../cases/schema.js';
@@ -334,14 +334,7 @@ function judge(c: TestCase, outcome: Outcome, names: ReadonlySet<string>): Verdi
     }
     return { pass: meets(actual, c.expect), actual: comparable(actual, c.expect) };
   }
-  const expected = c.expect;
-  if ('failure' in expected) {
-    const failed = outcome.trail.find((e) => e.failure?.code === expected.failure);
-    const codes = outcome.trail.flatMap((e) => (e.failure === undefined ? [] : [`${e.hook}: ${e.failure.code}`]));
-    return failed === undefined ? { pass: false, actual: { failures: codes } } : { pass: true, actual: { failure: expected.failure } };
-  }
-  const actual = chainActual(outcome);
-  return { pass: meets(actual, expected), actual: comparable(actual, expected) };
+  return judgeChain(outcome, c.expect);
 }
 
 /** A hook's answer inside a chain; a shadow's proposed rewrite is on its own trail entry. */
@@ -361,14 +354,4 @@ function hookActual(outcome: Outcome, hook: string): Actual | undefined {
       return { decision: 'replace', output: entry.output ?? null, is_error: isError, ...reason };
     }
   }
-}
-
-/** The chain's outcome in the cases' vocabulary. */
-function chainActual(outcome: Outcome): Actual {
-  if (outcome.event === 'pre_tool_use') {
-    if (outcome.decision === 'deny') return { decision: 'deny', reason: outcome.reason };
-    return outcome.modified ? { decision: 'modify', input: outcome.input } : { decision: 'allow' };
-  }
-  if (outcome.decision === 'deny') return { decision: 'deny', reason: typeof outcome.output === 'string' ? outcome.output : JSON.stringify(outcome.output) };
-  return outcome.replaced ? { decision: 'replace', output: outcome.output, is_error: outcome.is_error } : { decision: 'allow' };
 }

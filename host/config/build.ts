@@ -37,7 +37,7 @@ export interface BuiltHook {
  * (`cwd` and `cache_dir` are deliberately per-process, not per-hook, settings).
  */
 type HookKeys = 'name' | 'event' | 'tools' | 'when' | 'on_failure' | 'sha256' | 'mode';
-type CommandKeys = Exclude<keyof CommandHookConfig, HookKeys>;
+type CommandKeys = Exclude<keyof CommandHookConfig, HookKeys | 'pin_files'>;
 type ComponentKeys = Exclude<keyof ComponentHookConfig, HookKeys | 'component'>;
 type CedarKeys = Exclude<keyof CedarHookConfig, HookKeys | 'cedar'>;
 type CelKeys = Exclude<keyof CelHookConfig, HookKeys | 'cel'>;
@@ -58,7 +58,7 @@ function defined<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], u
 
 /** The subprocess options a command hook entry stands for. */
 export function subprocessOptions(hook: CommandHookConfig): SubprocessOptions {
-  const { name: _name, event: _event, tools: _tools, when: _when, on_failure: _onFailure, sha256: _sha256, mode: _mode, command, ...limits } = hook;
+  const { name: _name, event: _event, tools: _tools, when: _when, on_failure: _onFailure, sha256: _sha256, mode: _mode, pin_files: _pinFiles, command, ...limits } = hook;
   return { command, ...defined(limits) };
 }
 

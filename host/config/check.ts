@@ -9,11 +9,12 @@ import { hookKind, type HookConfig, type HookKind, type HooksConfig } from './sc
 export type HookCheckCode = FailureCode | 'invalid_options';
 
 /**
- * What a hook's `sha256` would pin: the file and its digest (`sha256`), or why it has none
- * (`unpinnable`), and whether the config pins it (a mismatch is the hook's `load_failed`).
+ * What a hook's `sha256` would pin: exactly the files it covers and their digest (`sha256`), what
+ * runs uncovered (`uncovered`: the interpreter), or why it has none (`unpinnable`), and whether the
+ * config pins it (a mismatch, or a pin with no file of the hook's own, is the hook's `load_failed`).
  */
 export type HookPinInfo =
-  | { readonly file: string; readonly sha256: string; readonly pinned: boolean }
+  | { readonly files: readonly string[]; readonly uncovered: readonly string[]; readonly sha256: string; readonly pinned: boolean }
   | { readonly unpinnable: string; readonly pinned: boolean };
 
 /** One hook's verdict from {@link checkConfig}; `warnings` are things it could not vouch for. */

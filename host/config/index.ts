@@ -26,5 +26,5 @@ export { pinConfigText, type PinEdit } from './pin-text.js';
 export { pinConfig, type PinReport } from './pin-file.js';
 export { hooksJsonSchema, hooksJsonSchemaText } from './json-schema.js';
 export { BudgetConfig, Sha256 } from './ops-schema.js';
-export { pinTarget, hookDigest, sha256File, type PinTarget, type HookDigest } from './pin.js';
+export { pinTarget, hookDigest, sha256File, pinDigest, isInterpreter, type PinTarget, type HookDigest } from './pin.js';
 export type { ConfigAuditOptions } from './audit-sinks.js';

@@ -12,7 +12,7 @@ export const Sha256 = z
   .string()
   .regex(/^[0-9a-fA-F]{64}$/, 'must be a sha256 digest: 64 hexadecimal digits')
   .describe(
-    'Pin: the sha256 of the component file, or of a command\'s script file (see the README: the first argv entry when it is a path, else the first later argument naming an existing file, else the program found on PATH). A mismatch fails the hook to load (load_failed) naming both digests. `basis-hooks pin` writes it.',
+    'Pin: the sha256 of the hook\'s own code: the component file; a command\'s pin_files, else the script its interpreter runs (the first later argument naming an existing file), else the program itself. Several files: the sha256 of their digests, one hex line each. A mismatch, or a pin that would cover no file of the hook\'s own, fails the hook to load (load_failed). `basis-hooks pin` writes it (docs/operations.md, "Pinned hooks").',
   );
 
 /** Keys every hook has (spread into the common keys of schema.ts). */
@@ -58,7 +58,7 @@ export function checkPinnableCommands(config: unknown, ctx: z.RefinementCtx): vo
   const hooks: unknown = (config as { hooks?: unknown } | null)?.hooks;
   if (!Array.isArray(hooks)) return;
   hooks.forEach((hook: unknown, index) => {
-    const { command, sha256, cel } = (hook ?? {}) as { command?: unknown; sha256?: unknown; cel?: unknown };
+    const { command, sha256, pin_files, cel } = (hook ?? {}) as { command?: unknown; sha256?: unknown; pin_files?: unknown; cel?: unknown };
     if (cel !== undefined && sha256 !== undefined) {
       ctx.addIssue({
         code: 'custom',
@@ -67,11 +67,11 @@ export function checkPinnableCommands(config: unknown, ctx: z.RefinementCtx): vo
         input: sha256,
       });
     }
-    if (typeof command === 'string' && sha256 !== undefined) {
+    if (typeof command === 'string' && sha256 !== undefined && pin_files === undefined) {
       ctx.addIssue({
         code: 'custom',
         path: ['hooks', index, 'sha256'],
-        message: 'a shell command string has no single script file to pin; give the command as an argv array (["sh", "hooks/x.sh"])',
+        message: 'a shell command string has no single script file to pin; give the command as an argv array (["sh", "hooks/x.sh"]) or list its files in "pin_files"',
         input: sha256,
       });
     }

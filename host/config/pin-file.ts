@@ -3,7 +3,7 @@ import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HookError } from '../errors/hook-error.js';
 import { parseConfig } from './parse.js';
-import { pinTarget, sha256File } from './pin.js';
+import { describeFiles, pinDigest, pinTarget } from './pin.js';
 import { pinConfigText, type PinEdit } from './pin-text.js';
 import { loadConfig } from './load.js';
 
@@ -12,14 +12,14 @@ export interface PinReport {
   readonly file: string;
   /** Whether the file was rewritten (false when every pin was already right). */
   readonly written: boolean;
-  /** One per pinned hook, with the file its digest is of. */
-  readonly pinned: readonly (PinEdit & { readonly target: string })[];
+  /** One per pinned hook, with the files its digest covers and what runs uncovered (the interpreter). */
+  readonly pinned: readonly (PinEdit & { readonly files: readonly string[]; readonly uncovered: readonly string[] })[];
   /** Hooks that cannot be pinned, and why (a shell command string...). */
   readonly skipped: readonly { readonly index: number; readonly name: string; readonly reason: string }[];
 }
 
 /**
- * Pin every hook of a config file: compute the digest of each hook's file (see {@link pinTarget})
+ * Pin every hook of a config file: compute the digest of each hook's own files (see {@link pinTarget})
  * and write it as the hook's `sha256`, editing the file's text minimally (see {@link pinConfigText}:
  * formatting and key order are kept) and replacing it atomically. Hooks that cannot be pinned are
  * skipped and reported. Throws a `ConfigError` for an invalid config, and a `HookError`
@@ -36,7 +36,7 @@ export async function pinConfig(file: string): Promise<PinReport> {
   const config = parseConfig(JSON.parse(raw.startsWith('\uFEFF') ? raw.slice(1) : raw), file);
 
   const digests = new Map<number, string>();
-  const targets = new Map<number, string>();
+  const targets = new Map<number, { files: readonly string[]; uncovered: readonly string[] }>();
   const skipped: { index: number; name: string; reason: string }[] = [];
   for (const [index, hook] of config.hooks.entries()) {
     const target = await pinTarget(hook);
@@ -45,12 +45,12 @@ export async function pinConfig(file: string): Promise<PinReport> {
       continue;
     }
     try {
-      digests.set(index, await sha256File(target.file));
+      digests.set(index, await pinDigest(target.files));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? String(error);
-      throw new HookError('load_failed', `hook "${hook.name}": cannot read ${target.file} to pin it (${code}); nothing was written`, { hook: hook.name, cause: error });
+      throw new HookError('load_failed', `hook "${hook.name}": cannot read ${describeFiles(target.files)} to pin it (${code}); nothing was written`, { hook: hook.name, cause: error });
     }
-    targets.set(index, target.file);
+    targets.set(index, { files: target.files, uncovered: target.uncovered });
   }
 
   const { text, edits } = pinConfigText(raw, digests);
@@ -59,7 +59,7 @@ export async function pinConfig(file: string): Promise<PinReport> {
   return {
     file,
     written,
-    pinned: edits.map((edit) => ({ ...edit, target: targets.get(edit.index) ?? '' })),
+    pinned: edits.map((edit) => ({ ...edit, files: targets.get(edit.index)?.files ?? [], uncovered: targets.get(edit.index)?.uncovered ?? [] })),
     skipped,
   };
 }

@@ -49,7 +49,9 @@ function resolveCedarHook(hook: CedarHookConfig, dir: string): CedarHookConfig {
 
 function resolveCommandHook(hook: CommandHookConfig, dir: string): CommandHookConfig {
   const command = typeof hook.command === 'string' ? hook.command : hook.command.map((arg) => resolveArg(arg, dir));
-  return { ...hook, command, env: { [CONFIG_DIR_ENV]: dir, ...hook.env } };
+  const resolved = { ...hook, command, env: { [CONFIG_DIR_ENV]: dir, ...hook.env } };
+  // Pinned files, like a component, are always relative to the config file.
+  return hook.pin_files === undefined ? resolved : { ...resolved, pin_files: hook.pin_files.map((file) => path.resolve(dir, file)) };
 }
 
 function resolveArg(arg: string, dir: string): string {

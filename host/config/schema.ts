@@ -102,6 +102,13 @@ export const CommandHookConfig = z
     max_output_bytes: limit('Cap on the hook\'s stdout in bytes (default 1048576).').optional(),
     max_stderr_bytes: z.int().nonnegative().describe('Cap on the stderr kept for the trail in bytes (default 65536; 0 keeps none).').optional(),
     env: EnvMap.optional(),
+    pin_files: z
+      .array(nonEmpty('A file, relative to the config file.'))
+      .min(1)
+      .optional()
+      .describe(
+        'The files the hook\'s sha256 covers, relative to the config file, in order (default: the script an interpreter runs, or the program itself; see the pinning docs). Name the hook\'s own code — scripts, modules it imports — when it cannot be found from the command (python3 -m pkg, a shell string).',
+      ),
     dialect: z
       .enum(DIALECT_NAMES)
       .optional()

@@ -12,8 +12,8 @@ export type ErrorCode =
   | 'invalid_hooks'
   | 'runner_closed'
   | 'invalid_options'
-  | 'policy_invalid'
-  | 'policy_engine_missing';
+  | 'package_missing'
+  | 'policy_invalid';
 
 /**
  * Base of every error basis-hooks throws. Subclasses set a literal `name` so type guards work across
@@ -29,6 +29,6 @@ export function isBasisHooksError(value: unknown): value is BasisHooksError {
   return (
     value instanceof Error &&
     typeof (value as { code?: unknown }).code === 'string' &&
-    ['HookError', 'ConfigError', 'RunnerError', 'OptionsError', 'PolicyError'].includes(value.name)
+    ['HookError', 'ConfigError', 'RunnerError', 'OptionsError', 'PackageMissingError', 'PolicyError'].includes(value.name)
   );
 }

@@ -31,24 +31,17 @@ export interface PolicyLocation {
  * A Cedar or CEL policy that cannot be used, found at load before any call runs. The message names
  * the file or rule, the line and column when known, and the engine's own diagnostic; a hook built
  * from it fails to load (`HookError('load_failed')` with this as its `cause`).
- *
- * The policy engine itself missing (the optional `@cedar-policy/cedar-wasm` package) is
- * `policy_engine_missing`, whose message is the install command.
+ * (The Cedar engine not installed is a `PackageMissingError` instead, naming the install command.)
  */
 export class PolicyError extends BasisHooksError {
   override readonly name = 'PolicyError' as const;
-  readonly code: 'policy_invalid' | 'policy_engine_missing';
-  /** What is wrong (`policy_invalid` only). */
+  readonly code = 'policy_invalid' as const;
+  /** What is wrong. */
   readonly problem: PolicyProblem | undefined;
   readonly location: PolicyLocation;
 
-  constructor(
-    code: 'policy_invalid' | 'policy_engine_missing',
-    message: string,
-    options: { problem?: PolicyProblem; location?: PolicyLocation; cause?: unknown } = {},
-  ) {
+  constructor(message: string, options: { problem?: PolicyProblem; location?: PolicyLocation; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
     this.problem = options.problem;
     this.location = options.location ?? {};
   }

@@ -32,8 +32,8 @@ export interface InitResult {
 }
 
 /**
- * Create a working starter hook in `dir`: its source (a tiny policy for the event: before the call it
- * denies `rm -rf /`, after it redacts GitHub tokens), the language's glue, `hook.json`, `cases.jsonl`
+ * Create a working starter hook in `dir` for one event: its source (a tiny policy: at `pre_tool_use` it
+ * denies `rm -rf /`, at `post_tool_use` it redacts GitHub tokens), the language's glue, `hook.json`, `cases.jsonl`
  * (passing for the starter) and a README. Refuses (`KitError('init_refused')`) a directory that is not
  * empty unless `force`, and a name that cannot name a hook.
  *

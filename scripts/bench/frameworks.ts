@@ -248,7 +248,7 @@ function fmt(x: number): string {
   return x.toLocaleString('en-US', { maximumFractionDigits: x >= 100 ? 0 : x >= 10 ? 1 : 2 });
 }
 
-/** The result as a Markdown table (the README's), with the versions it ran. */
+/** The result as a Markdown table (docs/frameworks.md's), with the versions it ran. */
 export function frameworksMarkdown(result: FrameworksResult): string {
   const name = { ai: `AI SDK (\`ai\` ${result.versions.ai})`, 'openai-agents': `Agents SDK (\`@openai/agents\` ${result.versions['@openai/agents']})` };
   const lines = [

@@ -1,8 +1,8 @@
 /**
  * The sandbox's limits, measured: how long past `timeout_ms` each runaway of issue 8 holds a call, per
  * isolation (the start-function runaway included: a start function that loops every time the instance
- * is remade), and how far the host's RSS grows under the memory and table bombs. The README's
- * isolation section quotes its output. Not part of `npm test` (which only holds each bound at
+ * is remade), and how far the host's RSS grows under the memory and table bombs. docs/sandbox-and-limits.md
+ * quotes its output. Not part of `npm test` (which only holds each bound at
  * deadline + 100 ms).
  *
  *   npx tsx scripts/bench/limits.ts [--runs 5] [--timeouts 20,100,1000] [--only pointer-chase,...] [--out bench/results/limits.json]

@@ -1,6 +1,7 @@
 /**
- * The benchmark's human output: a plain-text report for the terminal and a markdown section for the
- * README, both rendered from the JSON result (so an old results file can be rendered again).
+ * The benchmark's human output: a plain-text report for the terminal, the generated section of
+ * docs/performance.md and the cost column of the README's "where a hook can live" table, all rendered
+ * from the JSON result (so an old results file can be rendered again).
  */
 import type { BenchResult, ColdSample, Stats } from './result.js';
 
@@ -159,20 +160,54 @@ export function textReport(r: BenchResult): string {
   return `${out.join('\n')}\n`;
 }
 
-/** Markers of the generated block in README.md. */
-export const README_START = '<!-- bench:start -->';
-export const README_END = '<!-- bench:end -->';
+/** The page the generated performance block lives on, and its markers. */
+export const PERFORMANCE_PAGE = 'docs/performance.md';
+export const BENCH_START = '<!-- bench:start -->';
+export const BENCH_END = '<!-- bench:end -->';
+
+/** The README's generated table of where a hook can live (its cost column is measured), and its markers. */
+export const SUMMARY_PAGE = 'README.md';
+export const SUMMARY_START = '<!-- bench:summary:start -->';
+export const SUMMARY_END = '<!-- bench:summary:end -->';
+
+/** Where the files the report names live: the package ships the docs, not the benchmark. */
+const REPOSITORY = 'https://github.com/basis-hooks/basis-hooks';
+const repoFile = (path: string): string => `[\`${path}\`](${REPOSITORY}/blob/main/${path})`;
+const repoDir = (path: string): string => `[${path}](${REPOSITORY}/tree/main/${path})`;
+
+/** A command line in Markdown: the arguments that are files of the repository are links to them. */
+function mdCommand(argv: readonly string[]): string {
+  const parts: string[] = [];
+  let plain: string[] = [];
+  const flush = (): void => {
+    if (plain.length > 0) parts.push(`\`${plain.join(' ')}\``);
+    plain = [];
+  };
+  for (const arg of argv) {
+    if (/^(scripts|host|test|guest-examples|bench)\//.test(arg)) {
+      flush();
+      parts.push(repoFile(arg));
+    } else plain.push(arg);
+  }
+  flush();
+  return parts.join(' ');
+}
+
+/** µs as the unit a reader expects: µs below a millisecond, ms above. */
+function duration(us: number): string {
+  return us >= 1000 ? `${fmt(us / 1000)} ms` : `${fmt(us)} µs`;
+}
 
 function mdRow(name: string, s: Stats | null, floor: Stats, note = ''): Cell[] {
   return s === null ? [name, 'n/a', 'n/a', 'n/a', note] : [name, s.median_us, xf(s, floor), s.calls_per_s, note];
 }
 
-/** The README's generated performance block (between {@link README_START} and {@link README_END}). */
+/** The generated block of docs/performance.md (between {@link BENCH_START} and {@link BENCH_END}). */
 export function markdownReport(r: BenchResult): string {
   const out: string[] = [];
   const p = r.peer;
   out.push(
-    `_Generated from \`bench/results/latest.json\` by \`npx tsx scripts/bench.ts --from bench/results/latest.json --write-readme\`; do not edit by hand._`,
+    `_Generated from ${repoFile('bench/results/latest.json')} by ${repoFile('scripts/bench.ts')} (\`npm run bench\` in a clone; see [CONTRIBUTING.md](${REPOSITORY}/blob/main/CONTRIBUTING.md#benchmarks)); do not edit by hand._`,
     '',
     `Measured with \`npm run bench\` on ${machineLine(r)}, through ${libraryName(r.availability.library)}. Medians per call from one caller (p99s in the results file). The machine is shared with other work: read the figures as ±20 % or worse when the load average is high. **JSON floor**: \`JSON.stringify\` + \`JSON.parse\` of the request and of an answer, ${fmt(r.baselines.json_floor.median_us)} µs on its own; every "× floor" below divides by the floor measured interleaved with that figure.`,
     '',
@@ -233,7 +268,7 @@ export function markdownReport(r: BenchResult): string {
   out.push('Targets of the performance issue (medians, same run):', '');
   out.push(mdTable(['comparison', 'value', 'target', ''], targets.map((x) => [x.name, times(x.value), x.target ?? '', x.met === true ? 'met' : 'not met'])), '');
   if (r.blocks.length > 0) {
-    out.push('Building blocks of the hot path (host/contract/fast, host/transports/component/direct, worker/mailbox.ts, in-process/fast-invoke.ts), each timed interleaved with what it replaced — zod alone, `structuredClone`, `postMessage` with zod — or with the fallback it keeps (jco\'s glue, `direct_call: false`), in a fresh process, µs:', '');
+    out.push(`Building blocks of the hot path (${repoDir('host/contract/fast')}, ${repoDir('host/transports/component/direct')}, ${repoFile('host/transports/component/worker/mailbox.ts')}, ${repoFile('host/transports/in-process/fast-invoke.ts')}), each timed interleaved with what it replaced — zod alone, \`structuredClone\`, \`postMessage\` with zod — or with the fallback it keeps (jco's glue, \`direct_call: false\`), in a fresh process, µs:`, '');
     out.push(mdTable(['block', 'case', 'before', 'block', 'speed-up'], blockRows(r)), '');
   }
   out.push('Cold start: the first call in a fresh process (load included), ms:', '');
@@ -248,16 +283,41 @@ export function markdownReport(r: BenchResult): string {
   out.push(
     mdTable(
       ['hook', 'median µs', 'bare spawn µs', 'hook ÷ bare'],
-      r.subprocess.map((s): Cell[] => [`${s.id} (\`${s.command.join(' ')}\`)`, s.hook.median_us, s.bare.median_us, times(s.hook.median_us / s.bare.median_us)]),
+      r.subprocess.map((s): Cell[] => [`${s.id} (${mdCommand(s.command)})`, s.hook.median_us, s.bare.median_us, times(s.hook.median_us / s.bare.median_us)]),
     ),
   );
   return `${out.join('\n')}\n`;
 }
 
-/** `readme` with its generated block replaced by `block` (throws when the markers are missing). */
-export function replaceReadmeBlock(readme: string, block: string): string {
-  const start = readme.indexOf(README_START);
-  const end = readme.indexOf(README_END);
-  if (start < 0 || end < start) throw new Error(`README.md has no ${README_START} … ${README_END} block`);
-  return `${readme.slice(0, start + README_START.length)}\n${block}${readme.slice(end)}`;
+/**
+ * The README's table of where a hook can live, its cost column from the same run as the performance
+ * page (between {@link SUMMARY_START} and {@link SUMMARY_END}): the figures a newcomer sees first are
+ * never copied by hand.
+ */
+export function summaryTable(r: BenchResult): string {
+  const p = r.peer;
+  const sub = (id: string): string => {
+    const s = r.subprocess.find((x) => x.id === id);
+    return s === undefined ? '' : `${duration(s.hook.median_us)} (\`${id}\`)`;
+  };
+  const cost = (s: Stats | null): string => (s === null ? 'n/a' : duration(s.median_us));
+  const rows: string[][] = [
+    ['[in-process interceptor](docs/transports.md#in-process-interceptors)', 'TypeScript or JavaScript, in your process', 'none: trusted code, on your thread', cost(p.in_thread.interceptor)],
+    ['[subprocess](docs/transports.md#subprocess)', 'any language, over stdin/stdout; Claude Code hook scripts unchanged', 'a process of its own, with your user\'s rights: deadline, capped output, its process group (and PID namespace on Linux) killed after each call', `${[sub('sh'), sub('node')].filter((x) => x !== '').join(', ')}: a process spawn`],
+    ['[WebAssembly component](docs/transports.md#webassembly-components)', 'JavaScript, TypeScript, C, Rust, AssemblyScript, WAT', '[a deny-by-default sandbox](docs/sandbox-and-limits.md): no files, environment or network unless granted; deadline, memory cap, state reset between tenants', `${cost(p.in_thread.metered)} on your thread (metered), ${cost(p.worker.worker)} in a worker thread`],
+  ];
+  const table = [
+    '| a hook can live | written in | isolation | cost per call |',
+    '| --- | --- | --- | --- |',
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ];
+  return `${table.join('\n')}\n\nCost: medians through \`HookRunner.pre\` of one guard policy (the component: the C guard), from the [benchmark](docs/performance.md) of ${r.started_at.slice(0, 10)}, beside a JSON floor — serialising and parsing the request and an answer — of ${duration(p.in_thread.floor.median_us)}.\n`;
+}
+
+/** `text` with the block between `start` and `end` replaced by `block` (throws, naming `page`, when the markers are missing). */
+export function replaceBlock(text: string, block: string, page = PERFORMANCE_PAGE, start = BENCH_START, end = BENCH_END): string {
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`${page} has no ${start} … ${end} block`);
+  return `${text.slice(0, from + start.length)}\n${block}${text.slice(to)}`;
 }

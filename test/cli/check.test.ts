@@ -29,6 +29,20 @@ describe('basis-hooks check', () => {
     expect(lines[1]).toMatch(/^FAIL\s+ghost\s.*spawn_failed: .*basis-hooks-no-such-program-xyz/);
   });
 
+  it('says exactly which files a pin covers and what runs uncovered; a pinned hook with no file of its own fails (exit 2)', async () => {
+    const dir = await tempDir();
+    const config = await writeConfig(dir, [
+      { name: 'guard', event: 'pre_tool_use', command: answer({ decision: 'allow' }) },
+      { name: 'module', event: 'pre_tool_use', command: ['python3', '-m', 'guard'], sha256: '0'.repeat(64) },
+    ]);
+    const result = await runCli(['check', '--config', config]);
+    expect(result.code).toBe(2);
+    const lines = result.stdout.split('\n').filter(Boolean);
+    expect(lines[0]).toMatch(new RegExp(`^ok\\s+guard\\s.*sha256 [0-9a-f]{64}, covers ${path.join(dir, 'hooks/answer.mjs')}; not covered: \\S*node \\(the interpreter\\)$`));
+    expect(lines[1]).toMatch(/^FAIL\s+module\s.*load_failed: .*no file of its own/);
+    expect(result.stdout).toContain('pinned, but not pinnable');
+  });
+
   it('--json prints the report as one object', async () => {
     const dir = await tempDir();
     const config = await writeConfig(dir, [
@@ -41,7 +55,15 @@ describe('basis-hooks check', () => {
       ok: false,
       hooks: [
         // node's script is what a pin covers; a program not on PATH has nothing to pin.
-        { name: 'guard', kind: 'command', ok: true, file: path.join(dir, 'hooks/answer.mjs'), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown, pinned: false },
+        {
+          name: 'guard',
+          kind: 'command',
+          ok: true,
+          files: [path.join(dir, 'hooks/answer.mjs')],
+          uncovered: [expect.stringMatching(/node \(the interpreter\)$/) as unknown],
+          sha256: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown,
+          pinned: false,
+        },
         {
           name: 'ghost',
           kind: 'command',

@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './cli.js';
+import { links, mentions, packageFiles, shippedDocs } from '../docs/doc-paths.js';
 
 interface Packed {
   readonly filename: string;
@@ -59,6 +61,25 @@ describe('the packed package', () => {
     expect(dangling).toEqual([]);
   });
 
+  it('ships the documentation, and every path in the package its pages name — as the files rule of test/docs/doc-paths.ts reads it', async () => {
+    const pkg = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
+    const rule = packageFiles(pkg.files);
+    const packed = (p: string): boolean => files.has(p) || [...files].some((f) => f.startsWith(`${p.replace(/\/+$/, '')}/`));
+    const named = new Set<string>();
+    for (const doc of shippedDocs(ROOT)) {
+      expect(files.has(doc), doc).toBe(true);
+      const text = await readFile(path.join(ROOT, doc), 'utf8');
+      for (const m of mentions(text)) named.add(m.path.replace(/[*?].*$/, '').replace(/\/+$/, ''));
+      for (const l of links(text)) {
+        if (/^[a-z][a-z0-9+.-]*:/i.test(l.target) || l.target.startsWith('#')) continue;
+        named.add(path.posix.normalize(path.posix.join(path.posix.dirname(doc), l.target.split('#')[0] ?? '')));
+      }
+    }
+    // The rule the unit test uses agrees with npm on every existing path the docs name (those it says are shipped are, and the others are not).
+    const disagree = [...named].filter((p) => p !== '' && existsSync(path.join(ROOT, p)) && rule.includes(p) !== packed(p));
+    expect(disagree).toEqual([]);
+  });
+
   it("has no install script that would fail where it is installed: prepare (npm runs it for a tarball or git install once approved) does nothing in the unpacked package", async () => {
     const pkg = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     // npm's install scripts: the first three for every source, prepare for tarballs and git checkouts.
@@ -74,5 +95,21 @@ describe('the packed package', () => {
     );
     expect(ran).toEqual({ code: 0, stderr: expect.stringContaining('nothing to do') as unknown });
     expect(await readFile(path.join(unpacked, 'dist', 'index.js'), 'utf8')).toBe(before);
+  });
+
+  it('npm pack in a fresh clone (no node_modules/ yet) stops at once, saying to run npm ci first', async () => {
+    // What a clone holds of the build's inputs, outside the repository: no node_modules/ on the way up.
+    const clone = path.join(dir, 'fresh-clone');
+    await mkdir(path.join(clone, 'scripts'), { recursive: true });
+    for (const file of ['host', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/bundle-cli.mjs']) {
+      await cp(path.join(ROOT, file), path.join(clone, file), { recursive: true });
+    }
+    const packed = await promisify(execFile)('npm', ['pack', '--dry-run'], { cwd: clone }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code?: number; stderr?: string }) => ({ code: error.code ?? 1, stderr: error.stderr ?? '' }),
+    );
+    expect(packed.code).not.toBe(0);
+    expect(packed.stderr).toContain('build: typescript and esbuild (devDependencies that build dist/) are not installed: run `npm ci` first');
+    expect(packed.stderr).not.toMatch(/Require stack|at Module\._resolveFilename/);
   });
 });

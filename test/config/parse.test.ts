@@ -4,7 +4,7 @@ import { HooksConfig, parseConfig } from '../../host/config/index.js';
 
 const FILE = '/etc/agent/hooks.json';
 
-/** The example of the README: one hook of each transport. */
+/** The example of docs/config.md: one hook of each transport. */
 const EXAMPLE = {
   $schema: './node_modules/basis-hooks/schema/hooks.schema.json',
   hook_schema: 1,

@@ -64,6 +64,9 @@ describe('basis-hooks init', () => {
     const help = await kit(['init', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/The default is js on quickjs/);
+    // Each starter covers the one event it is made for: the help says which does what.
+    expect(help.stdout).toContain('for one event');
+    expect(help.stdout).toMatch(/at pre_tool_use,\s+the default, it denies "rm -rf \/"; with --event post_tool_use it redacts GitHub tokens instead/);
   });
 
   it('refuses a directory that is not empty (exit 2) and leaves it alone; --force writes into it', async () => {

@@ -143,6 +143,50 @@ describe('basis-hooks test', () => {
     expect(result.stderr).toMatch(/invalid\.jsonl:4: expect\.failure: "exploded" is not one of spawn_failed/);
   });
 
+  it('cases naming no hook, against a config of several: run through the whole chain and judged as check --cases judges them', async () => {
+    await writeFile(
+      join(scratch.path, 'deny-rm.mjs'),
+      "let s = ''; process.stdin.on('data', (d) => (s += d)).on('end', () => process.stdout.write(JSON.stringify(JSON.stringify(JSON.parse(s).input).includes('rm -rf') ? { decision: 'deny', reason: 'no rm -rf' } : { decision: 'allow' })));\n",
+    );
+    const config = join(scratch.path, 'chain.json');
+    await writeFile(
+      config,
+      JSON.stringify({
+        hook_schema: 1,
+        hooks: [
+          { name: 'deny-rm', event: 'pre_tool_use', command: ['node', './deny-rm.mjs'] },
+          // A shadow hook's deny is recorded, never enforced: alone it answers deny, in the chain the outcome is allow.
+          { name: 'shadow-deny', event: 'pre_tool_use', mode: 'shadow', command: ['node', './answer.mjs', '{"decision":"deny","reason":"shadow says no"}'] },
+          { name: 'redact', event: 'post_tool_use', command: ['node', './answer.mjs', '{"decision":"replace","output":"[redacted]"}'] },
+        ],
+      }),
+    );
+    const rm = { ...call('pre_tool_use'), input: { command: 'rm -rf /' } };
+    const cases = await casesFile('chain.jsonl', [
+      { name: 'rm -rf is denied', call: rm, expect: { decision: 'deny', reason: 'no rm -rf' } },
+      { name: 'ls is allowed: the shadow deny is not enforced', call: call('pre_tool_use'), expect: { decision: 'allow' } },
+      { name: 'the output is redacted', call: call('post_tool_use'), expect: { decision: 'replace', output: '[redacted]' } },
+    ]);
+
+    const checked = await kit(['check', '--config', config, '--cases', cases, '--warm', '0', '--json']);
+    expect(checked.code, checked.stderr).toBe(0);
+    expect((JSON.parse(checked.stdout) as { cases: Array<{ status: string }> }).cases.map((c) => c.status)).toEqual(['pass', 'pass', 'pass']);
+
+    const tested = await kit(['test', '--config', config, '--cases', cases, '--json']);
+    expect(tested.code, tested.stderr).toBe(0);
+    const report = JSON.parse(tested.stdout) as Omit<Report, 'results'> & { results: Array<{ chain?: string[] }> };
+    expect(report).toMatchObject({ ok: true, passed: 3, failed: 0, skipped: 0 });
+    expect(report.results.map((r) => r.chain)).toEqual([['deny-rm', 'shadow-deny'], ['deny-rm', 'shadow-deny'], ['redact']]);
+
+    // A failing chain case says it is the chain's outcome that differs.
+    const wrong = await casesFile('chain-wrong.jsonl', [{ name: 'ls denied?', call: call('pre_tool_use'), expect: { decision: 'deny' } }]);
+    const failed = await kit(['test', '--config', config, '--cases', wrong]);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain('  FAIL  ls denied?  (');
+    expect(failed.stdout).toContain(', the chain (deny-rm, shadow-deny) at pre_tool_use)\n');
+    expect(failed.stdout).toContain('        +   "decision": "allow"');
+  });
+
   it('usage errors exit 2: no hook, two hooks, no cases, an unknown hook in the config, a component that does not load', async () => {
     const config = join(scratch.path, 'hooks.json');
     const checks: Array<[string[], RegExp]> = [

@@ -11,8 +11,11 @@ import {
   pinConfig,
   pinConfigText,
   pinTarget,
+  hookDigest,
+  isInterpreter,
   type HookRunner,
 } from '../../host/index.js';
+import fc from 'fast-check';
 import { TEST_CACHE_DIR } from '../helpers/guests.js';
 import { tempDir } from '../helpers/temp.js';
 import { answerBody, ensureOpsGuests, preCall, shHook, watBehaviour } from './helpers.js';
@@ -40,7 +43,7 @@ const ZEROS = '0'.repeat(64);
 beforeAll(ensureOpsGuests, 300_000);
 
 describe('what a pin covers', () => {
-  it('a component: its file; argv[0] as a path: that file; an interpreter: the first later argument naming a file; else the program on PATH', async () => {
+  it('a component: its file; an interpreter: the first later argument naming a file; another program: itself', async () => {
     const dir = await tempDir();
     const script = await shHook(dir, 'hooks/guard.sh', answerBody({ decision: 'allow' }));
     const config = parseConfig(
@@ -53,15 +56,96 @@ describe('what a pin covers', () => {
           { name: 'program', event: 'pre_tool_use', command: ['true', '--not-a-file'] },
           { name: 'shell', event: 'pre_tool_use', command: 'sh hooks/guard.sh' },
           { name: 'relative', event: 'pre_tool_use', command: ['./not-beside-the-config.sh'] },
+          { name: 'env', event: 'pre_tool_use', command: ['/usr/bin/env', 'sh', script] },
         ],
       },
       `${dir}/hooks.json`,
     );
     const targets = await Promise.all(config.hooks.map((h) => pinTarget(h)));
-    expect(targets.slice(0, 3)).toEqual([{ file: path.join(dir, 'hooks/guard.wasm') }, { file: script }, { file: script }]);
-    expect(targets[3]).toMatchObject({ file: expect.stringMatching(/\/true$/) as unknown });
+    expect(targets.slice(0, 3)).toEqual([
+      { files: [path.join(dir, 'hooks/guard.wasm')], uncovered: [] },
+      { files: [script], uncovered: [] },
+      { files: [script], uncovered: [expect.stringMatching(/\/sh \(the interpreter\)$/) as unknown] },
+    ]);
+    expect(targets[3]).toMatchObject({ files: [expect.stringMatching(/\/true$/) as unknown] });
     expect(targets[4]).toHaveProperty('none');
     expect(targets[5]).toHaveProperty('none');
+    // /usr/bin/env is a launcher: the pin covers the script it ends up running, not env.
+    expect(targets[6]).toEqual({ files: [script], uncovered: ['/usr/bin/env (the interpreter)'] });
+  });
+
+  it('an interpreter with no file of the hook\'s own (a script relative to the workspace, -m, -e) covers nothing: a pin on it is refused', async () => {
+    const dir = await tempDir();
+    const hooks = [
+      { name: 'workspace-relative', event: 'pre_tool_use', command: ['node', 'hooks/guard'], sha256: ZEROS },
+      { name: 'module', event: 'pre_tool_use', command: ['python3', '-m', 'guard'], sha256: ZEROS },
+      { name: 'inline', event: 'pre_tool_use', command: ['/usr/bin/env', 'node', '-e', 'process.exit(0)'], sha256: ZEROS },
+    ];
+    const config = parseConfig({ hook_schema: 1, hooks }, `${dir}/hooks.json`);
+    for (const hook of config.hooks) {
+      const target = await pinTarget(hook);
+      expect(target, hook.name).toHaveProperty('none');
+      expect((target as { none: string }).none).toContain('pin_files');
+      // Never the interpreter in its place.
+      const only = parseConfig({ hook_schema: 1, hooks: [hook] }, `${dir}/hooks.json`);
+      const error = await rejection(createRunner(only));
+      expect((error as HookError).code, hook.name).toBe('load_failed');
+      expect((error as HookError).message).toContain('no file of its own');
+    }
+    const report = await checkConfig(config);
+    expect(report.hooks.map((h) => [h.ok, h.ok ? undefined : h.code, 'unpinnable' in h, h.pinned])).toEqual(hooks.map(() => [false, 'load_failed', true, true]));
+    const written = `${dir}/hooks.json`;
+    await writeFile(written, JSON.stringify({ hook_schema: 1, hooks: hooks.map(({ sha256: _s, ...h }) => h) }));
+    const pinned = await pinConfig(written);
+    expect(pinned.pinned).toEqual([]);
+    expect(pinned.skipped.map((s) => s.name)).toEqual(hooks.map((h) => h.name));
+  });
+
+  it('pin_files: exactly those files, beside the config, in order; the digest of their digests; a change to any of them is a mismatch', async () => {
+    const dir = await tempDir();
+    await shHook(dir, 'pkg/guard/__main__.py', 'print("{}")');
+    await shHook(dir, 'pkg/guard/rules.py', 'RULES = []');
+    const files = [path.join(dir, 'pkg/guard/__main__.py'), path.join(dir, 'pkg/guard/rules.py')];
+    const digests = await Promise.all(files.map(sha256));
+    const combined = createHash('sha256').update(digests.map((d) => `${d}\n`).join('')).digest('hex');
+    const hook = { name: 'm', event: 'pre_tool_use', command: ['python3', '-m', 'guard'], pin_files: ['pkg/guard/__main__.py', 'pkg/guard/rules.py'] };
+    const config = parseConfig({ hook_schema: 1, hooks: [hook] }, `${dir}/hooks.json`);
+    const target = await pinTarget(config.hooks[0]!);
+    expect(target).toEqual({ files, uncovered: [expect.stringMatching(/python3 \(the interpreter\)$/) as unknown] });
+    expect(await hookDigest(config.hooks[0]!)).toMatchObject({ files, sha256: combined });
+    // The order is part of the pin.
+    const reversed = parseConfig({ hook_schema: 1, hooks: [{ ...hook, pin_files: [...hook.pin_files].reverse() }] }, `${dir}/hooks.json`);
+    expect((await hookDigest(reversed.hooks[0]!)) as { sha256: string }).not.toMatchObject({ sha256: combined });
+    // Pinned, then the second file (one the command line never names) changes: refused.
+    const pinnedConfig = parseConfig({ hook_schema: 1, hooks: [{ ...hook, sha256: combined }] }, `${dir}/hooks.json`);
+    const report = await checkConfig(pinnedConfig);
+    expect(report.hooks[0]).toMatchObject({ files, sha256: combined, pinned: true });
+    await writeFile(files[1]!, 'RULES = ["changed"]\n');
+    const error = await rejection(createRunner(pinnedConfig));
+    expect((error as HookError).code).toBe('load_failed');
+    expect((error as HookError).message).toContain(files[1]!);
+    // A shell string may carry a pin once it lists its files.
+    expect(() => parseConfig({ hook_schema: 1, hooks: [{ name: 's', event: 'pre_tool_use', command: 'python3 -m guard', pin_files: ['pkg/guard/rules.py'], sha256: ZEROS }] }, `${dir}/hooks.json`)).not.toThrow();
+  });
+
+  it('property: whatever the argv, a pin never covers an interpreter in place of the hook\'s own file', async () => {
+    const dir = await tempDir();
+    const script = await shHook(dir, 'hooks/guard.py', 'print("{}")');
+    const interpreters = ['node', 'python3', 'python3.12', '/usr/bin/env', 'sh', '/bin/bash', 'npx', 'uv', 'deno', 'ruby'];
+    const args = fc.constantFrom('-m', '-e', '--flag', 'run', 'x.py', 'hooks/missing.py', '/nonexistent/guard.py', script, '/etc/hostname', 'python3');
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...interpreters), fc.array(args, { maxLength: 5 }), async (program, rest) => {
+        const target = await pinTarget({ name: 'h', event: 'pre_tool_use', on_failure: 'deny', command: [program, ...rest] });
+        const firstFile = rest.find((a) => a === script || a === '/etc/hostname');
+        if (firstFile === undefined) {
+          expect(target).toHaveProperty('none');
+        } else {
+          expect(target).toMatchObject({ files: [firstFile] });
+          for (const file of (target as unknown as { files: string[] }).files) expect(isInterpreter(file)).toBe(false);
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('a shell command string cannot carry a sha256: the config says so at its path', () => {

@@ -27,8 +27,9 @@ With --cases, arm the config before a deployment: load every hook, then run the 
 through the real chain (every hook of the call's event, in order, with tools, policies, modes and
 the budget). Cases use the format of "basis-hooks test": a case naming a "hook" is about that hook's
 answer inside the chain; one without is about the chain's outcome (allow, modify with the final
-input, replace with the final output, deny with the reason the model is told). A hook passes when
-it loads, some canary reaches it, it never fails where no case expected it to, and its cases pass.
+input, replace with the final output, deny with the reason the model is told) — as "basis-hooks test
+--config" judges it too when the config has several hooks. A hook passes when it loads, some canary
+reaches it, it never fails where no case expected it to, and its cases pass.
 Printed per hook: loads (and load time), cases passed, calls answered, first-call and warm latency.
 
 Options:

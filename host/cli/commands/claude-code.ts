@@ -1,8 +1,9 @@
 import { parseFlags, usageError, type Command } from '../command.js';
+import { SERVER_FLAGS, SERVER_FLAGS_USAGE, serverOptions } from '../server-options.js';
 
 const usage = `Usage: basis-hooks claude-code --config <hooks.json> [--approve-rewrites] [--audit <file>]
-       basis-hooks claude-code --config <hooks.json> --http --port <n> [--host <addr>] [--approve-rewrites] [--audit <file>]
-       basis-hooks claude-code --config <hooks.json> --print-settings [--http --port <n> [--host <addr>]] [--command <prefix>] [--audit <file>]
+       basis-hooks claude-code --config <hooks.json> --http --port <n> [--host <addr>] [--token-file <file>] [--max-body-bytes <n>] [--approve-rewrites] [--audit <file>]
+       basis-hooks claude-code --config <hooks.json> --print-settings [--http --port <n> [--host <addr>] [--token-file <file>]] [--command <prefix>] [--audit <file>]
 
 Run the basis chain as a Claude Code hook: one chain, serial, fail closed, sandboxed components.
 
@@ -16,9 +17,17 @@ Options:
   -c, --config <file>     the hooks.json to load (required)
       --approve-rewrites  answer a rewritten call with permissionDecision "allow" (auto-approve)
                           instead of "ask" (the user confirms the rewrite)
-      --http              serve Claude Code's "http" hooks instead: POST an event, get the answer
+      --http              serve Claude Code's "http" hooks instead: POST an event, get the answer.
+                          Claude Code lets a call PROCEED when an http hook's server is down (a
+                          refused connection is a non-blocking error): the settings printed for it
+                          pair each http hook with a fail-closed guard command (a health check that
+                          denies when the server does not answer). The command hook (no --http) is
+                          fail closed by itself.
       --port <n>          the port to listen on (with --http; 0 picks a free one)
       --host <addr>       the address to listen on (default 127.0.0.1)
+${SERVER_FLAGS_USAGE}
+                          With --print-settings --http: the token goes into the http hooks'
+                          "headers" (keep those settings in .claude/settings.local.json, not committed)
       --audit <file>      also append the audit stream to this file (JSON lines; the config's
                           "audit" file, if any, is written as well); with --print-settings, the
                           printed command passes it on
@@ -49,6 +58,7 @@ export const claudeCodeCommand: Command = {
       'print-settings': { type: 'boolean' },
       command: { type: 'string' },
       audit: { type: 'string' },
+      ...SERVER_FLAGS,
     });
     if (typeof parsed === 'number') return parsed;
     const values = parsed.values;
@@ -63,6 +73,10 @@ export const claudeCodeCommand: Command = {
     if (values.http !== true && (port !== undefined || values.host !== undefined)) return usageError(this, '--port and --host go with --http');
     if (values.command !== undefined && values['print-settings'] !== true) return usageError(this, '--command goes with --print-settings');
     if (values.command !== undefined && values.http === true) return usageError(this, '--command is for command hooks; an http hook is reached by its URL');
+    const server = serverOptions(values);
+    if (typeof server === 'string') return usageError(this, server);
+    if (values.http !== true && (server.tokenFile !== undefined || server.maxBodyBytes !== undefined)) return usageError(this, '--token-file and --max-body-bytes go with --http');
+    if (values['print-settings'] === true && server.maxBodyBytes !== undefined) return usageError(this, '--max-body-bytes is for the server, not --print-settings');
     const approveRewrites = values['approve-rewrites'] === true;
     const audit = values.audit === undefined ? {} : { auditFile: values.audit };
     if (values['print-settings'] !== true && values.http !== true) {
@@ -79,12 +93,12 @@ export const claudeCodeCommand: Command = {
     if (values['print-settings'] === true) {
       return bridge.printSettings({
         configFile: values.config,
-        ...(values.http === true && port !== undefined ? { http: { port, host: values.host ?? bridge.DEFAULT_HOST } } : {}),
+        ...(values.http === true && port !== undefined ? { http: { port, host: values.host ?? bridge.DEFAULT_HOST, ...server } } : {}),
         ...(values.command === undefined ? {} : { command: values.command }),
         approveRewrites,
         ...audit,
       });
     }
-    return bridge.serveHttp({ configFile: values.config, port: port ?? 0, host: values.host ?? bridge.DEFAULT_HOST, approveRewrites, ...audit });
+    return bridge.serveHttp({ configFile: values.config, port: port ?? 0, host: values.host ?? bridge.DEFAULT_HOST, approveRewrites, ...audit, ...server });
   },
 };

@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import { HOOK_EVENTS } from '../../contract/event.js';
+import { installCommand } from '../../errors/package-missing-error.js';
 import type { HookEvent } from '../../contract/event.js';
 import { DEFAULT_JS_ENGINE, DEFAULT_LANGUAGE, DEFAULT_RUST_FLAVOUR, JsEngine, LANGUAGE_NOTES, LANGUAGES, RustFlavour, type Language } from '../../kit/languages.js';
 import { POLICY_LANGUAGES, type PolicyLanguage } from '../../kit/templates/policies.js';
@@ -10,21 +11,25 @@ import { reportKitError } from '../kit-errors.js';
 
 const usage = `Usage: basis-hooks init <dir> [--lang <language>] [--event <event>] [--name <hook>] [--force]
 
-Create a working starter hook in <dir>: its source (a tiny policy: before the call it denies
-"rm -rf /", after it redacts GitHub tokens), the language's canonical-ABI glue, hook.json (how
-"basis-hooks build" builds it), cases.jsonl (cases that pass for the starter) and a README.
+Create a working starter hook in <dir> for one event: its source (a tiny policy: at pre_tool_use,
+the default, it denies "rm -rf /"; with --event post_tool_use it redacts GitHub tokens instead), the
+language's canonical-ABI glue, hook.json (how "basis-hooks build" builds it), cases.jsonl (cases
+that pass for the starter) and a README. For both, make two hooks (one per event).
 
 Languages:
 ${LANGUAGES.map((l) => `  ${l.padEnd(16)}${LANGUAGE_NOTES[l]}`).join('\n')}
 
+Building any of them also needs jco's transpiler, an optional peer of basis-hooks, which the host
+runs component hooks with too: ${installCommand('@bytecodealliance/jco-transpile')}
+
 Policy languages (policies are data: nothing to build; hooks.json, the policy, cases.jsonl; before
 the call the starter denies "rm -rf /", after it withholds an output holding a private key):
-  cedar           Cedar policies, a schema and entities; npm install @cedar-policy/cedar-wasm
+  cedar           Cedar policies, a schema and entities; ${installCommand('@cedar-policy/cedar-wasm')}
   cel             CEL rules in hooks.json
 
 The default is ${DEFAULT_LANGUAGE} on ${DEFAULT_JS_ENGINE}: no compiler, one npm package (componentize-qjs),
 and QuickJS beats SpiderMonkey on what matters for a hook: ~1.6 MB instead of ~11.6 MB, a faster
-first call and a faster call (measured figures: the README's Performance section). JS and TS hooks read and answer the wire contract's shapes
+first call and a faster call (measured figures: docs/performance.md in the package). JS and TS hooks read and answer the wire contract's shapes
 ({decision: "deny", reason}); build bundles the glue that speaks the WIT.
 
 Options:

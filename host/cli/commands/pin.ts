@@ -12,10 +12,13 @@ hook that has a "sha256" gets it replaced in place) and replacing it atomically.
 file later changes fails to load (load_failed, naming both digests) — and a command hook's file is
 checked again before every call.
 
-What is hashed: a component's file; for a command given as argv, argv[0] when it is a path, else the
-first later argument that is an absolute path to an existing file (the script an interpreter runs;
-relative paths beside the config count), else the program found on PATH. A shell command string
-cannot be pinned and is skipped (give it as an argv array).
+What is hashed is the hook's own code: a component's file; a command's "pin_files" when it lists
+them; else, when argv[0] is an interpreter or launcher (node, python3, /usr/bin/env, sh, npx...),
+the first later argument that is an existing file (the script it runs; relative paths beside the
+config count) — the interpreter itself is not covered, and a command with no such file (python3 -m
+pkg) is skipped; else argv[0] itself (a path, or the program found on PATH). A shell command string
+is skipped unless it has "pin_files". Several files: the sha256 of their digests, one hex line each.
+Each row says exactly which files the pin covers and what runs uncovered.
 
 Options:
   -c, --config <file>   the hooks.json to pin (required)
@@ -48,11 +51,11 @@ export const pinCommand: Command = {
       return EXIT_OK;
     }
     const rows = [
-      ...report.pinned.map((p) => [p.action === 'unchanged' ? 'kept' : p.action, p.name, p.sha256, p.target]),
+      ...report.pinned.map((p) => [p.action === 'unchanged' ? 'kept' : p.action, p.name, p.sha256, `covers ${p.files.join(', ')}${p.uncovered.length === 0 ? '' : `; not covered: ${p.uncovered.join(', ')}`}`]),
       ...report.skipped.map((s) => ['skipped', s.name, s.reason, '']),
     ];
     const updated = report.pinned.filter((p) => p.action === 'updated');
-    const notes = updated.map((p) => `note: ${p.name} was pinned to ${p.previous ?? '?'}; its file has changed since\n`);
+    const notes = updated.map((p) => `note: ${p.name} was pinned to ${p.previous ?? '?'}; its files have changed since\n`);
     const tail = report.written ? `wrote ${report.file}\n` : `${report.file} already pins every hook: nothing written\n`;
     await write(process.stdout, `${columns(rows)}${notes.join('')}${tail}`);
     return EXIT_OK;

@@ -28,12 +28,18 @@ wrong_decision_for_event, ...). An optional "hook" names the hook a case is for:
 of a config, and cases for another hook than the one under test are skipped. A config's hook runs
 at its own event only, so cases at the other event are skipped too; the summary counts each skip.
 
+A case naming no hook, against a config of several hooks (and no --hook), is about the whole chain:
+every hook of the call's event in order, with their tools, policies and modes and the config's
+budget, judged on the chain's outcome exactly as "basis-hooks check --cases" judges it. Against one
+hook (a component, a command, --hook, or a config of one), it is about that hook's own answer.
+
 The hook under test:
   <hook.wasm>              a component
   <dir>                    a hook directory from "basis-hooks init" (its built component, or for a
                            Cedar or CEL policy its hooks.json; --cases defaults to <dir>/cases.jsonl)
   --command "<cmd>"        a subprocess hook, run with sh -c in the current directory
   --config <hooks.json>    the config's hooks, with their limits, grants, tools and on_failure
+                           (a case naming no hook runs through its chain, as above)
 
 Options:
       --cases <file>     the cases (JSON lines; blank lines and lines starting with # or // skipped)

@@ -33,9 +33,9 @@ export class ClaudeCodeBridge {
     this.#options = options;
   }
 
-  /** Run the chain for one event (the JSON text Claude Code sent). Never rejects. */
-  async handle(text: string, signal?: AbortSignal): Promise<BridgeAnswer> {
-    const read = readEvent(text);
+  /** Run the chain for one event (the JSON text Claude Code sent; at most `maxLength` characters). Never rejects. */
+  async handle(text: string, signal?: AbortSignal, maxLength?: number): Promise<BridgeAnswer> {
+    const read = readEvent(text, maxLength);
     if (!read.ok) return { kind: 'blocked', reason: read.problem };
     let outcome: Outcome;
     try {

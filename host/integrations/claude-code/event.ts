@@ -1,4 +1,6 @@
+import { parseJsonText } from '../../codec/json-text.js';
 import type { HookCall } from '../../contract/call.js';
+import { JSON_LIMITS } from '../../contract/limits.js';
 import { describeIssues, formatIssues } from '../../contract/issues.js';
 import { ClaudeCodeToolEvent, ClaudeCodeToolInput } from '../../transports/subprocess/dialect/claude-code/protocol.js';
 
@@ -10,17 +12,18 @@ export type ReadEvent =
 /**
  * Read what Claude Code sent a hook (stdin of a command hook, body of an HTTP hook) and map it onto
  * a basis call: `cwd` → workspace, `session_id` → agent_id, `tool_use_id` → tool_call_id,
- * `tool_name`/`tool_input` as they are; after the call `tool_response` is the output (`is_error`
+ * `tool_name`/`tool_input` as they are (the text within `maxLength` characters and the JSON limits' depth); after the call `tool_response` is the output (`is_error`
  * false) or, from PostToolUseFailure, `error` as a string output with `is_error` true. Anything else
  * — not JSON, another event, a missing field — is a problem that names what is wrong.
  */
-export function readEvent(text: string): ReadEvent {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, problem: `the hook input is not JSON (${error instanceof Error ? error.message : String(error)})` };
+export function readEvent(text: string, maxLength: number = JSON_LIMITS.max_length): ReadEvent {
+  // The parse has a budget: the text's length (the HTTP front caps the body first) and its nesting,
+  // checked in one linear pass before anything is built.
+  const parsed0 = parseJsonText(text, { maxDepth: JSON_LIMITS.max_depth + 1, maxLength });
+  if (!parsed0.ok) {
+    return { ok: false, problem: parsed0.problem === 'syntax' ? `the hook input is not JSON (${parsed0.message})` : `the hook input ${parsed0.message}` };
   }
+  const value = parsed0.value;
   const event = (value as { hook_event_name?: unknown } | null)?.hook_event_name;
   if (typeof event !== 'string' || !ClaudeCodeToolEvent.safeParse(event).success) {
     return { ok: false, problem: `unsupported hook event ${JSON.stringify(event)} (basis-hooks handles ${ClaudeCodeToolEvent.options.join(', ')})` };

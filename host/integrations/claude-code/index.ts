@@ -6,8 +6,8 @@
 export { ClaudeCodeBridge, blockedBody, oneLine, type BridgeAnswer } from './bridge.js';
 export { answerFor, withheld, isMcpTool, type AnswerOptions } from './answer.js';
 export { readEvent, type ReadEvent } from './event.js';
-export { serveClaudeCode, DEFAULT_HOST, type HttpOptions } from './http.js';
-export { settingsFor, matcherFor, timeoutFor, shellQuote, type BridgeEndpoint, type ClaudeCodeSettings, type SettingsGroup } from './settings.js';
+export { serveClaudeCode, claudeCodeRefusal, DEFAULT_HOST, CLAUDE_CODE_MAX_BODY, type HttpOptions } from './http.js';
+export { settingsFor, matcherFor, timeoutFor, shellQuote, guardCommand, type BridgeEndpoint, type ClaudeCodeSettings, type SettingsGroup, type CommandHandler, type HttpHandler } from './settings.js';
 export {
   ClaudeCodeToolInput,
   ClaudeCodeOutput,

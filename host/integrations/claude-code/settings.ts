@@ -2,15 +2,35 @@ import type { HookEvent } from '../../contract/event.js';
 import type { HookConfig, HooksConfig } from '../../config/schema.js';
 import { SUBPROCESS_DEFAULTS } from '../../transports/subprocess/options.js';
 
-/** How Claude Code should reach the bridge. */
+/**
+ * How Claude Code should reach the bridge: a command (fail closed: the bridge exits 2 on anything it
+ * cannot decide), or an http hook with the headers to send (the bearer token) — paired with a
+ * fail-closed guard command unless `guard` is false, because Claude Code lets a call proceed when an
+ * http hook's server does not answer.
+ */
 export type BridgeEndpoint =
   | { readonly type: 'command'; readonly command: string }
-  | { readonly type: 'http'; readonly url: string };
+  | { readonly type: 'http'; readonly url: string; readonly headers?: Readonly<Record<string, string>>; readonly guard?: boolean };
+
+/** A command handler of `.claude/settings.json`. */
+export interface CommandHandler {
+  readonly type: 'command';
+  readonly command: string;
+  readonly timeout: number;
+}
+
+/** An http handler of `.claude/settings.json`. */
+export interface HttpHandler {
+  readonly type: 'http';
+  readonly url: string;
+  readonly timeout: number;
+  readonly headers?: Readonly<Record<string, string>>;
+}
 
 /** One matcher group of `.claude/settings.json`. */
 export interface SettingsGroup {
   readonly matcher: string;
-  readonly hooks: readonly [{ readonly type: 'command'; readonly command: string; readonly timeout: number } | { readonly type: 'http'; readonly url: string; readonly timeout: number }];
+  readonly hooks: readonly (CommandHandler | HttpHandler)[];
 }
 
 /** The `hooks` block of `.claude/settings.json`. */
@@ -24,6 +44,8 @@ const COMPONENT_TIMEOUT_MS = 1000;
 const KILL_GRACE_MS = 1500;
 /** Process start, config load and (first time) component transpile, on top of the hooks' own deadlines. */
 const STARTUP_MS = 30_000;
+/** The guard command's own deadline (a health check on loopback), in seconds. */
+const GUARD_TIMEOUT_S = 10;
 
 /** A Cedar or CEL hook's share of the wait: its engine's load (in-process; a decision takes µs). */
 const POLICY_MS = 1000;
@@ -91,12 +113,37 @@ export function settingsFor(config: HooksConfig, endpoint: BridgeEndpoint): Clau
     const matcher = matcherFor(atEvent);
     if (matcher === undefined) return;
     const timeout = timeoutFor(atEvent);
-    const handler = endpoint.type === 'command' ? { type: 'command' as const, command: endpoint.command, timeout } : { type: 'http' as const, url: endpoint.url, timeout };
-    for (const name of names) hooks[name] = [{ matcher, hooks: [handler] }];
+    for (const name of names) {
+      if (endpoint.type === 'command') {
+        hooks[name] = [{ matcher, hooks: [{ type: 'command', command: endpoint.command, timeout }] }];
+        continue;
+      }
+      const http: HttpHandler = { type: 'http', url: endpoint.url, timeout, ...(endpoint.headers === undefined ? {} : { headers: endpoint.headers }) };
+      hooks[name] = [{ matcher, hooks: endpoint.guard === false ? [http] : [http, { type: 'command', command: guardCommand(endpoint.url, name), timeout: GUARD_TIMEOUT_S }] }];
+    }
   };
   wire('pre_tool_use', ['PreToolUse']);
   wire('post_tool_use', ['PostToolUse', 'PostToolUseFailure']);
   return { hooks };
+}
+
+/**
+ * The fail-closed companion of an http hook. Claude Code runs every matching hook of an event in
+ * parallel and a deny from any of them wins; a refused connection, a non-2xx answer or a timeout of
+ * the http hook itself is only a non-blocking error (the call proceeds). So beside it runs this
+ * command: a health check of the same server (`GET /healthz`, no token needed, nothing revealed), and
+ * when that fails — server stopped, port taken by something else, `curl` missing — it prints the
+ * event's JSON deny (PreToolUse) or block (after the call). JSON rather than exit 2: Claude Code shows
+ * the model an exit-2 hook's whole command line.
+ */
+export function guardCommand(url: string, event: 'PreToolUse' | 'PostToolUse' | 'PostToolUseFailure'): string {
+  const health = `${url.replace(/\/$/, '')}/healthz`;
+  const reason = `basis-hooks: the hook server at ${url} does not answer, so this call is blocked (start it: basis-hooks claude-code --http)`;
+  const answer =
+    event === 'PreToolUse'
+      ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } }
+      : { decision: 'block', reason };
+  return `curl -sf -m 5 -o /dev/null ${shellQuote(health)} || printf '%s\\n' ${shellQuote(JSON.stringify(answer))}`;
 }
 
 /** Quote for a POSIX shell (Claude Code runs a command hook's string through one). */

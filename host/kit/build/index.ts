@@ -10,7 +10,7 @@ import { Steps, type BuildListener, type StepTiming } from './progress.js';
 import { buildRustCore } from './rust.js';
 import { compileTypeScript } from './ts.js';
 import { verifyComponent } from './verify.js';
-import { componentFromCore } from './wasm-tools.js';
+import { componentFromCore, requireWasmTools } from './wasm-tools.js';
 import { buildWatCore } from './wat.js';
 import { WASI_CLI_PACKAGES, witDir } from './wit-dir.js';
 
@@ -89,6 +89,9 @@ export interface HookSpec {
 export async function buildHook(spec: HookSpec, options: BuildOptions = {}): Promise<BuildResult> {
   const root = resolve(spec.dir);
   const { manifest } = spec;
+  // Every build but a JS/TS one left unverified needs jco's tools (an optional peer): say so first.
+  const componentized = manifest.lang === 'js' || manifest.lang === 'ts';
+  if (!componentized || options.verify !== false) requireWasmTools();
   const steps = new Steps(options.onStep);
   const built = await buildComponent(root, manifest, steps);
   const out = options.out === undefined ? resolve(root, outputPath(manifest)) : resolve(options.out);
@@ -114,7 +117,8 @@ export async function buildHook(spec: HookSpec, options: BuildOptions = {}): Pro
  * and TypeScript in-process with QuickJS or SpiderMonkey (TypeScript type-checked by its `tsc`
  * first), C with clang, Rust with rustc, AssemblyScript with asc, WAT with jco's assembler; then the
  * world is embedded, the component made, and finally it is loaded the way the host loads it. Rejects
- * with `ToolchainMissingError` (naming what to install) or `KitError` (`manifest_invalid`,
+ * with `ToolchainMissingError` (naming what to install), `PackageMissingError` (jco-transpile, an
+ * optional peer, naming its install command) or `KitError` (`manifest_invalid`,
  * `build_failed`, `verify_failed`).
  *
  * @example

@@ -1,19 +1,32 @@
 import { readFile } from 'node:fs/promises';
+import { importOptional, resolveOptional } from '../../errors/package-missing-error.js';
 import { packagePath, PREVIEW1_ADAPTER, readPackageFile, WIT_WORLD } from '../package-files.js';
 
 /*
- * jco's wasm-tools, as `@bytecodealliance/jco-transpile` ships them (a dependency of basis-hooks: the
- * host transpiles with the same package), imported on first use: WAT → core module, embed a world into
- * a core module, wrap it as a component, read a component's WIT.
+ * jco's wasm-tools, as `@bytecodealliance/jco-transpile` ships them (an optional peer dependency of
+ * basis-hooks, which the host transpiles components with too), imported on first use: WAT → core
+ * module, embed a world into a core module, wrap it as a component, read a component's WIT.
  */
 
 type Tools = typeof import('@bytecodealliance/jco-transpile/wasm-tools');
 let tools: Promise<Tools> | undefined;
 
-/** jco's wasm-tools, loaded once. */
+/** jco's wasm-tools, loaded once; not installed, a `PackageMissingError` naming the install command. */
 export function loadWasmTools(): Promise<Tools> {
-  tools ??= import('@bytecodealliance/jco-transpile/wasm-tools');
+  tools ??= importOptional('@bytecodealliance/jco-transpile', () => import('@bytecodealliance/jco-transpile/wasm-tools'));
+  tools.catch(() => {
+    tools = undefined;
+  });
   return tools;
+}
+
+/**
+ * Throw a `PackageMissingError` (naming the install command) now when jco's wasm-tools are not
+ * installed, rather than after a build has compiled for seconds: making a component from a core module
+ * and verifying one both need them.
+ */
+export function requireWasmTools(): void {
+  resolveOptional('@bytecodealliance/jco-transpile', '@bytecodealliance/jco-transpile/wasm-tools');
 }
 
 let filesystem: Promise<void> | undefined;

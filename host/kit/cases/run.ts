@@ -2,11 +2,15 @@ import type { HookEvent } from '../../contract/event.js';
 import type { JsonValue } from '../../contract/json.js';
 import type { AuditSink } from '../../runner/audit.js';
 import { HookRunner } from '../../runner/runner.js';
-import { actualOf, type Actual } from '../../cases/actual.js';
+import type { Outcome } from '../../contract/outcome.js';
+import { actualOf, judgeChain, type Actual } from '../../cases/actual.js';
 import { comparable, meets } from '../../cases/compare.js';
 import type { LocatedCase } from '../../cases/parse.js';
 import type { Expectation } from '../../cases/schema.js';
-import type { OpenedTarget } from './target.js';
+import type { ChainUnderTest, OpenedTarget } from './target.js';
+
+/** The `hook` of a result for a case run through a config's whole chain. */
+export const CHAIN = '(chain)';
 
 /** How one case went. */
 export type CaseResult =
@@ -14,12 +18,15 @@ export type CaseResult =
       readonly name: string;
       readonly line: number;
       readonly status: 'pass' | 'fail';
+      /** The hook under test; `(chain)` for a case run through a config's whole chain (see `chain`). */
       readonly hook: string;
+      /** For a case that names no hook, against a config of several: the hooks of the chain at its event, in order. */
+      readonly chain?: readonly string[];
       readonly event: HookEvent;
       readonly expect: Expectation;
-      /** The hook's answer, restricted to what was compared (all of it when the decision differs). */
+      /** The hook's answer (the chain's outcome), restricted to what was compared (all of it when the decision differs). */
       readonly actual: Record<string, JsonValue>;
-      /** False when the hook's tool matcher did not select the call (config hooks only). */
+      /** False when the hook's tool matcher (every hook's of the chain) did not select the call (config hooks only). */
       readonly ran: boolean;
       readonly ms: number;
       /** What the hook wrote to stdout (a component guest) and stderr during the case, as the trail keeps it. */
@@ -82,6 +89,7 @@ async function runOne(target: OpenedTarget, c: LocatedCase['case'], line: number
   const picked = target.pick(c);
   if ('skip' in picked) return { name: c.name, line, status: 'skip', reason: picked.skip };
   if ('error' in picked) return { name: c.name, line, status: 'error', reason: picked.error };
+  if ('chain' in picked) return runChain(picked.chain, c, line, audit);
   const { hook } = picked;
   // The runner must not close the shared transport: it outlives every case.
   const runner = new HookRunner([
@@ -112,5 +120,45 @@ async function runOne(target: OpenedTarget, c: LocatedCase['case'], line: number
     ms,
     ...(entry?.stdout === undefined ? {} : { stdout: entry.stdout }),
     ...(entry?.stderr === undefined ? {} : { stderr: entry.stderr }),
+  };
+}
+
+/** The trail's stdout or stderr of every hook that wrote some, each line after its hook's name. */
+function chainLog(outcome: Outcome, stream: 'stdout' | 'stderr'): string | undefined {
+  const parts = outcome.trail.flatMap((e) => {
+    const text = e[stream];
+    return text === undefined || text === '' ? [] : [text.replace(/\n$/, '').split('\n').map((l) => `${e.hook}: ${l}`).join('\n')];
+  });
+  return parts.length === 0 ? undefined : `${parts.join('\n')}\n`;
+}
+
+/**
+ * A case that names no hook, against a config of several: through the config's whole chain — every
+ * hook in order, at its own event, with its tools, policy and mode, and the config's budget — judged on
+ * the chain's outcome, exactly as `basis-hooks check --cases` judges it. Shadow hooks are waited for.
+ */
+async function runChain(chain: ChainUnderTest, c: LocatedCase['case'], line: number, audit: AuditSink | undefined): Promise<CaseResult> {
+  // The runner must not close the shared transports: they outlive every case.
+  const hooks = chain.hooks.map((h) => ({ ...h, transport: { kind: h.transport.kind, invoke: h.transport.invoke.bind(h.transport) } }));
+  const runner = new HookRunner(hooks, { ...chain.options, ...(audit === undefined ? {} : { audit }) });
+  const started = performance.now();
+  const outcome = await runner.run(c.call, { wait_for_shadows: true });
+  const ms = performance.now() - started;
+  const verdict = judgeChain(outcome, c.expect);
+  const stdout = chainLog(outcome, 'stdout');
+  const stderr = chainLog(outcome, 'stderr');
+  return {
+    name: c.name,
+    line,
+    status: verdict.pass ? 'pass' : 'fail',
+    hook: CHAIN,
+    chain: chain.hooks.filter((h) => h.event === c.call.event).map((h) => h.name),
+    event: c.call.event,
+    expect: c.expect,
+    actual: verdict.actual,
+    ran: outcome.trail.length > 0,
+    ms,
+    ...(stdout === undefined ? {} : { stdout }),
+    ...(stderr === undefined ? {} : { stderr }),
   };
 }

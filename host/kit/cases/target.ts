@@ -3,7 +3,9 @@ import { resolve } from 'node:path';
 import { buildHook, namedHookError, type BuiltHook } from '../../config/build.js';
 import { loadConfig } from '../../config/load.js';
 import type { FailurePolicy } from '../../contract/failure.js';
+import type { HookDefinition } from '../../runner/hook.js';
 import type { CallFilter, ToolPattern } from '../../runner/matcher.js';
+import type { RunnerOptions } from '../../runner/options.js';
 import type { Transport } from '../../runner/transport.js';
 import { subprocessTransport } from '../../transports/subprocess/index.js';
 import { KitError } from '../errors/kit-error.js';
@@ -33,11 +35,21 @@ export interface HookUnderTest {
 }
 
 /**
- * The hook a case runs against; or why it is skipped (a case for another hook); or why it cannot run
- * (it names a hook the config does not have, or none where the config has several): a failure, so a
- * typo in a `hook` field cannot quietly drop a case.
+ * A config's whole chain, for a case that names no hook when the config has several: every hook as
+ * the config declares it (event, tools, policy, mode, in order), with its budget and audit settings —
+ * the chain `basis-hooks check --cases` arms.
  */
-export type CasePick = { readonly hook: HookUnderTest } | { readonly skip: string } | { readonly error: string };
+export interface ChainUnderTest {
+  readonly hooks: readonly HookDefinition[];
+  readonly options: Pick<RunnerOptions, 'budget_ms' | 'audit_payloads'>;
+}
+
+/**
+ * The hook a case runs against, or the chain (a config's case naming no hook); or why it is skipped (a
+ * case for another hook); or why it cannot run (it names a hook the config does not have): a failure,
+ * so a typo in a `hook` field cannot quietly drop a case.
+ */
+export type CasePick = { readonly hook: HookUnderTest } | { readonly chain: ChainUnderTest } | { readonly skip: string } | { readonly error: string };
 
 /** A target ready to run cases: loaded, with a rule for which hook each case gets. */
 export interface OpenedTarget {
@@ -59,7 +71,9 @@ const UNNAMED = 'hook';
  * entry), a case whose `hook` field names another hook is skipped — so one cases file can hold the
  * cases of several hooks (guest-examples/policy-cases.jsonl). A bare component or command with no
  * `hook` given runs every case. A config's hook is declared for one event, so a case at the other
- * event is skipped too (it would exercise something the hook never does in production).
+ * event is skipped too (it would exercise something the hook never does in production). Against a
+ * config of several hooks without `hook` given, a case naming no hook runs through the whole chain and
+ * is judged on its outcome, as `basis-hooks check --cases` judges it.
  */
 export async function openTarget(target: TestTarget): Promise<OpenedTarget> {
   switch (target.kind) {
@@ -110,7 +124,8 @@ async function openConfig(file: string, only: string | undefined): Promise<Opene
   if (only !== undefined && !names.includes(only)) {
     throw new KitError('target_invalid', `${file} has no hook named "${only}" (it has: ${names.join(', ') || 'none'})`);
   }
-  // Without --hook, a config of one hook is that hook; with several, each case names its own.
+  // Without --hook, a config of one hook is that hook; with several, a case names its hook or is
+  // about the whole chain (as in `basis-hooks check --cases`).
   const fallback = only ?? (names.length === 1 ? names[0] : undefined);
   const wanted = only !== undefined ? [only] : names;
   const built: BuiltHook[] = [];
@@ -128,12 +143,13 @@ async function openConfig(file: string, only: string | undefined): Promise<Opene
     throw error;
   }
   const byName = new Map(built.map((h) => [h.definition.name, h.definition]));
+  const chain: ChainUnderTest = { hooks: built.map((h) => h.definition), options: { budget_ms: config.budget_ms, audit_payloads: config.audit_payloads } };
   return {
     label: only === undefined ? file : `${file} (hook "${only}")`,
     pick(c) {
       const name = only !== undefined ? (c.hook === undefined || c.hook === only ? only : undefined) : (c.hook ?? fallback);
       if (only !== undefined && name === undefined) return { skip: `for hook "${c.hook ?? ''}"` };
-      if (name === undefined) return { error: `the case names no hook, and ${file} has several: add "hook" to the case or pass --hook` };
+      if (name === undefined) return { chain };
       const definition = byName.get(name);
       if (definition === undefined) return { error: `the case is for hook "${name}", which ${file} does not have (it has: ${names.join(', ')})` };
       // A config's hook runs at its own event only: a case at the other event tests nothing it will do.

@@ -5,6 +5,7 @@ import type { HookManifest } from '../manifest.js';
 type StarterManifest = Exclude<HookManifest, { lang: 'wat' }>;
 import { outputPath } from '../manifest.js';
 import { policySummary } from './policy.js';
+import { installCommand } from '../../errors/package-missing-error.js';
 
 const LANGUAGE_NAMES: Readonly<Record<StarterManifest['lang'], string>> = {
   js: 'JavaScript',
@@ -13,6 +14,9 @@ const LANGUAGE_NAMES: Readonly<Record<StarterManifest['lang'], string>> = {
   rust: 'Rust',
   assemblyscript: 'AssemblyScript',
 };
+
+/** The basis-hooks repository: the guides are there, not in the package the starter was made from. */
+const REPOSITORY = 'https://github.com/basis-hooks/basis-hooks';
 
 /** Where the language's own guide lives in the basis-hooks repository. */
 const GUIDES: Readonly<Record<StarterManifest['lang'], string>> = {
@@ -92,7 +96,7 @@ basis-hooks test . --cases cases.jsonl # every case must pass; --json for machin
 basis-hooks inspect ${out}             # world, imports, size, sha256, whether it loads
 \`\`\`
 
-Toolchain: ${TOOLCHAINS[manifest.lang]}${extra === '' ? '' : `\n\n${extra}`}
+Toolchain: ${TOOLCHAINS[manifest.lang]} Every build also needs jco's transpiler, which makes the component and loads it to verify it (the host runs component hooks with it too): \`${installCommand('@bytecodealliance/jco-transpile')}\`.${extra === '' ? '' : `\n\n${extra}`}
 
 A case is \`{"name": …, "call": <a tool call>, "expect": {"decision": "allow" | "deny" | "modify" | "replace", "reason"?, "input"?, "output"?, "is_error"?}}\`
 or \`"expect": {"failure": "<code>"}\`; fields left out of \`expect\` are not compared. Each case runs
@@ -107,7 +111,7 @@ production.
 ] }
 \`\`\`
 
-The guide for ${LANGUAGE_NAMES[manifest.lang]} hooks is \`${GUIDES[manifest.lang]}\` in the basis-hooks repository;
-\`guest-examples/README.md\` there covers every language and the ABI.
+The guide for ${LANGUAGE_NAMES[manifest.lang]} hooks is [\`${GUIDES[manifest.lang]}\`](${REPOSITORY}/blob/main/${GUIDES[manifest.lang]}) in the basis-hooks repository;
+[\`guest-examples/README.md\`](${REPOSITORY}/blob/main/guest-examples/README.md) there covers every language and the ABI.
 `;
 }

@@ -39,7 +39,7 @@ export function diagnosticsError(
 ): PolicyError {
   const [first] = diagnostics;
   const lines = diagnostics.map((d) => `  ${d.text}`).join('\n');
-  return new PolicyError('policy_invalid', `${file}: ${what}\n${lines}`, {
+  return new PolicyError(`${file}: ${what}\n${lines}`, {
     problem,
     location: { file, ...(first?.line === undefined ? {} : { line: first.line }), ...(first?.column === undefined ? {} : { column: first.column }) },
   });

@@ -6,7 +6,7 @@
  * Only the functions used here are typed, structurally: the package is optional, so no declaration
  * of ours names its types. What comes back across its boundary is checked (answer.ts).
  */
-import { PolicyError } from '../../errors/policy-error.js';
+import { importOptional, installCommand } from '../../errors/package-missing-error.js';
 
 /** Cedar's own diagnostic: the message, a hint, and where in the text it points. */
 export interface CedarDiagnostic {
@@ -59,43 +59,28 @@ export interface CedarEngine {
   }): unknown;
 }
 
-/** The package the engine is, and the command that installs it. */
+/** The package the engine is. */
 export const CEDAR_PACKAGE = '@cedar-policy/cedar-wasm';
-export const CEDAR_INSTALL = `npm install ${CEDAR_PACKAGE}`;
 
-const engines = new Map<string, Promise<CedarEngine>>();
+let engine: Promise<CedarEngine> | undefined;
 
-function isMissing(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+function checked(module: unknown): CedarEngine {
+  const candidate = ((module as { default?: unknown }).default ?? module) as Partial<CedarEngine>;
+  if (typeof candidate.statefulIsAuthorized !== 'function' || typeof candidate.preparsePolicySet !== 'function') {
+    throw new Error(`${CEDAR_PACKAGE} has no statefulIsAuthorized/preparsePolicySet: install a version this release supports (${installCommand(CEDAR_PACKAGE)})`);
+  }
+  return candidate as CedarEngine;
 }
 
 /**
  * Load the Cedar engine once per process (its Node build compiles a 4 MB WebAssembly module
- * synchronously when imported: tens of ms). Rejects with a {@link PolicyError}
- * (`policy_engine_missing`) naming the install command when the package is not installed.
- * `specifier` is for tests (a package that is not there).
+ * synchronously when imported: tens of ms). Rejects with a `PackageMissingError` naming the install
+ * command when the package is not installed (tested where it is not: test/cli/install.test.ts).
  */
-export function loadCedarEngine(specifier = `${CEDAR_PACKAGE}/nodejs`): Promise<CedarEngine> {
-  let engine = engines.get(specifier);
-  if (engine === undefined) {
-    engine = import(specifier).then(
-      (module: unknown) => {
-        const candidate = ((module as { default?: unknown }).default ?? module) as Partial<CedarEngine>;
-        if (typeof candidate.statefulIsAuthorized !== 'function' || typeof candidate.preparsePolicySet !== 'function') {
-          throw new PolicyError('policy_engine_missing', `${CEDAR_PACKAGE} has no statefulIsAuthorized/preparsePolicySet: install a version this release supports (${CEDAR_INSTALL}@^4.13)`);
-        }
-        return candidate as CedarEngine;
-      },
-      (error: unknown) => {
-        engines.delete(specifier);
-        if (isMissing(error)) {
-          throw new PolicyError('policy_engine_missing', `Cedar hooks need the optional package ${CEDAR_PACKAGE}, which is not installed: ${CEDAR_INSTALL}`, { cause: error });
-        }
-        throw error;
-      },
-    );
-    engines.set(specifier, engine);
-  }
+export function loadCedarEngine(): Promise<CedarEngine> {
+  engine ??= importOptional(CEDAR_PACKAGE, () => import('@cedar-policy/cedar-wasm/nodejs')).then(checked, (error: unknown) => {
+    engine = undefined;
+    throw error;
+  });
   return engine;
 }

@@ -4,4 +4,4 @@
  */
 export { cedarTransport, type CedarTransport, type CedarOptions, type CedarInfo } from './transport.js';
 export { policySetDigest, readCedarFiles, DEFAULT_MAX_FILE_BYTES, type CedarFiles } from './policy-set.js';
-export { CEDAR_INSTALL, CEDAR_PACKAGE } from './engine.js';
+export { CEDAR_PACKAGE } from './engine.js';

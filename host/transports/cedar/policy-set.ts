@@ -69,13 +69,14 @@ interface Read {
 }
 
 /**
- * The digest a Cedar hook's `sha256` pins: the sha256 of the three files' own digests, each on a line
- * with its role (`policies <hex>\nentities <hex>\nschema <hex>\n`, a missing file as `-`). A change to
- * any of them changes it; `basis-hooks pin` writes it.
+ * The digest a Cedar hook's `sha256` pins, as `basis-hooks pin` computes it for any hook's files: the
+ * policy set's own sha256 when it is the only file; with entities and/or a schema, the sha256 of the
+ * files' digests, one lowercase hex line each, in the order policies, entities, schema.
  */
 export function policySetDigest(files: { readonly policies: Buffer; readonly entities?: Buffer | undefined; readonly schema?: Buffer | undefined }): string {
-  const one = (bytes: Buffer | undefined): string => (bytes === undefined ? '-' : createHash('sha256').update(bytes).digest('hex'));
-  return createHash('sha256').update(`policies ${one(files.policies)}\nentities ${one(files.entities)}\nschema ${one(files.schema)}\n`).digest('hex');
+  const digests = [files.policies, files.entities, files.schema].filter((bytes): bytes is Buffer => bytes !== undefined).map((bytes) => createHash('sha256').update(bytes).digest('hex'));
+  if (digests.length === 1) return digests[0] as string;
+  return createHash('sha256').update(digests.map((digest) => `${digest}\n`).join('')).digest('hex');
 }
 
 function bytesText(bytes: number): string {
@@ -90,10 +91,10 @@ async function readCapped(file: string, max: number, what: string): Promise<Buff
     size = (await stat(file)).size;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new PolicyError('policy_invalid', `${file}: cannot read the ${what} (${code === 'ENOENT' ? 'file not found' : (code ?? String(error))})`, { problem: 'unreadable', location: { file }, cause: error });
+    throw new PolicyError(`${file}: cannot read the ${what} (${code === 'ENOENT' ? 'file not found' : (code ?? String(error))})`, { problem: 'unreadable', location: { file }, cause: error });
   }
   if (size > max) {
-    throw new PolicyError('policy_invalid', `${file}: the ${what} is ${bytesText(size)}, over the ${bytesText(max)} limit (max_file_bytes)${what === 'entities file' ? ': every call hands Cedar the whole entity set' : ''}`, { problem: 'too_large', location: { file } });
+    throw new PolicyError(`${file}: the ${what} is ${bytesText(size)}, over the ${bytesText(max)} limit (max_file_bytes)${what === 'entities file' ? ': every call hands Cedar the whole entity set' : ''}`, { problem: 'too_large', location: { file } });
   }
   return readFile(file);
 }
@@ -111,7 +112,7 @@ function utf8(file: string, bytes: Buffer, what: string): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
   } catch (error) {
-    throw new PolicyError('policy_invalid', `${file}: the ${what} is not UTF-8 text`, { problem: 'syntax', location: { file }, cause: error });
+    throw new PolicyError(`${file}: the ${what} is not UTF-8 text`, { problem: 'syntax', location: { file }, cause: error });
   }
 }
 
@@ -124,7 +125,7 @@ function parseJson(file: string, text: string, what: string): unknown {
     const message = (error instanceof Error ? error.message : String(error)).replace(/,? ".*" is not valid JSON$/s, '').replace(/\s*in JSON at position \d+.*$/s, '');
     const offset = jsonErrorOffset(text) ?? text.length;
     const { line, column } = lineColumn(text, offset);
-    throw new PolicyError('policy_invalid', `${file}:${line}:${column}: the ${what} is not valid JSON (${message})`, { problem: 'syntax', location: { file, line, column }, cause: error });
+    throw new PolicyError(`${file}:${line}:${column}: the ${what} is not valid JSON (${message})`, { problem: 'syntax', location: { file, line, column }, cause: error });
   }
 }
 
@@ -146,7 +147,7 @@ function splitPolicies(engine: CedarEngine, file: string, text: string): CedarPo
   const split = engine.policySetTextToParts(text);
   if (split.type === 'failure') throw diagnosticsError('syntax', file, 'the policy set does not parse', split.errors.map((d) => describeDiagnostic(file, text, d)));
   if (split.policy_templates.length > 0) {
-    throw new PolicyError('policy_invalid', `${file}: the policy set has ${split.policy_templates.length} template(s) (a policy with ?principal or ?resource): templates are not supported in a hook, write each policy out`, { problem: 'syntax', location: { file } });
+    throw new PolicyError(`${file}: the policy set has ${split.policy_templates.length} template(s) (a policy with ?principal or ?resource): templates are not supported in a hook, write each policy out`, { problem: 'syntax', location: { file } });
   }
   const starts = offsets(text, split.policies);
   const ordered = split.policies.map((part, index) => ({ part, offset: starts[index] ?? 0 })).sort((a, b) => a.offset - b.offset);
@@ -159,7 +160,7 @@ function splitPolicies(engine: CedarEngine, file: string, text: string): CedarPo
     const id = annotations['id'] ?? `policy${index}`;
     const earlier = seen.get(id);
     if (earlier !== undefined) {
-      throw new PolicyError('policy_invalid', `${file}:${line}:${column}: policy id ${JSON.stringify(id)} is already the id of the policy at line ${earlier.line}: ids name policies in every decision, so they must be unique`, { problem: 'duplicate_id', location: { file, line, column } });
+      throw new PolicyError(`${file}:${line}:${column}: policy id ${JSON.stringify(id)} is already the id of the policy at line ${earlier.line}: ids name policies in every decision, so they must be unique`, { problem: 'duplicate_id', location: { file, line, column } });
     }
     const policy: CedarPolicy = { id, effect: json.json.effect === 'forbid' ? 'forbid' : 'permit', reason: annotations['reason'], text: part, line, column, offset };
     seen.set(id, policy);
@@ -183,7 +184,7 @@ function declaredActions(engine: CedarEngine, file: string, schema: unknown): Se
 
 function loadEntities(engine: CedarEngine, file: string, text: string, schema: unknown): CedarEntity[] {
   const value = parseJson(file, text, 'entities');
-  if (!Array.isArray(value)) throw new PolicyError('policy_invalid', `${file}: the entities must be a JSON array of entities ({"uid": …, "attrs": …, "parents": …})`, { problem: 'syntax', location: { file } });
+  if (!Array.isArray(value)) throw new PolicyError(`${file}: the entities must be a JSON array of entities ({"uid": …, "attrs": …, "parents": …})`, { problem: 'syntax', location: { file } });
   const checked = engine.checkParseEntities(schema === undefined ? { entities: value } : { entities: value, schema });
   if (checked.type === 'failure') {
     throw diagnosticsError(schema === undefined ? 'syntax' : 'validation', file, schema === undefined ? 'the entities do not parse' : 'the entities do not conform to the schema', checked.errors.map((d) => describeDiagnostic(file, undefined, d)));

@@ -4,6 +4,7 @@ import type { Explanation } from '../../contract/explanation.js';
 import type { HookRequest } from '../../contract/request.js';
 import { HookError, isHookError } from '../../errors/hook-error.js';
 import { OptionsError } from '../../errors/options-error.js';
+import { isPackageMissingError } from '../../errors/package-missing-error.js';
 import { isPolicyError } from '../../errors/policy-error.js';
 import type { InvokeContext, InvokeResult, Transport } from '../../runner/transport.js';
 import { explainAnswer, resultOf } from './answer.js';
@@ -41,7 +42,8 @@ export interface CedarTransport extends Transport {
   /**
    * Load the engine (on first use) and the hook's files, validate them and preparse the policy set.
    * Rejects with `HookError('load_failed')` whose `cause` is the `PolicyError` (Cedar's diagnostics
-   * with file, line and column; or the missing package and its install command). Idempotent.
+   * with file, line and column) or the `PackageMissingError` (the engine is not installed: the command
+   * that installs it). Idempotent.
    */
   load(): Promise<CedarInfo>;
   check(): Promise<void>;
@@ -80,7 +82,7 @@ function cacheKey(request: HookRequest, text: RequestText | undefined): string {
  * await guard.load(); // Cedar's diagnostics, with file and line, if anything is wrong
  * const runner = new HookRunner([{ name: 'tools', event: 'pre_tool_use', transport: guard }]);
  */
-export function cedarTransport(options: CedarOptions, engineSpecifier?: string): CedarTransport {
+export function cedarTransport(options: CedarOptions): CedarTransport {
   if (typeof options.policies !== 'string' || options.policies === '') throw new OptionsError('cedar option policies is required (the policy set file)', { option: 'policies' });
   const cacheSize = options.decision_cache ?? 0;
   if (!Number.isSafeInteger(cacheSize) || cacheSize < 0) throw new OptionsError(`cedar option decision_cache must be a whole number of entries (got ${String(options.decision_cache)})`, { option: 'decision_cache' });
@@ -99,7 +101,7 @@ export function cedarTransport(options: CedarOptions, engineSpecifier?: string):
   async function doLoad(): Promise<Loaded> {
     const started = performance.now();
     try {
-      const engine = await loadCedarEngine(engineSpecifier);
+      const engine = await loadCedarEngine();
       const set = await loadPolicySet(engine, files);
       // Preparsed once, by content: a call never parses a policy. Transports with the same files share it.
       const id = `basis-hooks:${set.sha256}`;
@@ -122,7 +124,8 @@ export function cedarTransport(options: CedarOptions, engineSpecifier?: string):
       loaded = done;
       return done;
     } catch (error) {
-      if (isPolicyError(error)) throw new HookError('load_failed', error.message, { cause: error });
+      // An invalid policy, or the engine not installed: the hook does not load (the cause says which).
+      if (isPolicyError(error) || isPackageMissingError(error)) throw new HookError('load_failed', error.message, { cause: error });
       throw error;
     }
   }

@@ -78,7 +78,7 @@ function offsetOf(error: unknown): number | undefined {
 
 function refuse(source: string, where: string, problem: PolicyProblem, offset: number | undefined, message: string, cause?: unknown): PolicyError {
   const place = at(source, where, offset);
-  return new PolicyError('policy_invalid', `${place.text}: ${message}`, { problem, location: place.location, ...(cause === undefined ? {} : { cause }) });
+  return new PolicyError(`${place.text}: ${message}`, { problem, location: place.location, ...(cause === undefined ? {} : { cause }) });
 }
 
 /** Every `id` node reading one of `names` (not a comprehension's or bind's own variable of that name). */

@@ -217,7 +217,7 @@ class Estimator {
   }
 
   #refuse(node: CelNode, why: string): PolicyError {
-    return new PolicyError('policy_invalid', `${this.where}: ${why}`, { problem: 'cost_limit', location: { rule: this.where, column: node.start + 1 } });
+    return new PolicyError(`${this.where}: ${why}`, { problem: 'cost_limit', location: { rule: this.where, column: node.start + 1 } });
   }
 }
 

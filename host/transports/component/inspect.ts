@@ -25,7 +25,8 @@ export interface ComponentInspection {
 /**
  * Look at a component without running it: kind, hash, world and the verdict of the loader's checks
  * (handler version, import allowlist). Memory cap and grants are not checked (they depend on the
- * hook's options). For a `basis-hooks inspect` command.
+ * hook's options). For a `basis-hooks inspect` command. Rejects with a `PackageMissingError` when
+ * `@bytecodealliance/jco-transpile` (an optional peer dependency) is not installed.
  */
 export async function inspectComponent(path: string, options: { readonly cache_dir?: string } = {}): Promise<ComponentInspection> {
   const bytes = new Uint8Array(await readFile(path));

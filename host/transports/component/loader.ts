@@ -210,7 +210,14 @@ export async function loadComponent(request: LoadRequest): Promise<LoadedCompone
   const cacheDir = request.cacheDir ?? defaultCacheDir();
   const t1 = performance.now();
 
-  let entry = await readCacheEntry(cacheDir, sha256, transpilerVersion());
+  let transpiler: string;
+  try {
+    transpiler = transpilerVersion();
+  } catch (error) {
+    // jco-transpile is an optional peer: not installed, the message says how to install it.
+    fail(path, detail(error), error);
+  }
+  let entry = await readCacheEntry(cacheDir, sha256, transpiler);
   const cacheHit = entry !== undefined;
   let world: ComponentWorld;
   if (entry === undefined) {

@@ -11,7 +11,7 @@ export interface ComponentOptions {
    * Wall-clock deadline per call in ms (default 1000), for everything the call triggers: making a
    * fresh instance when the last one was discarded (start functions included), a state reset, the
    * guest's own work and its host calls. The guest is metered and stopped at the deadline (a few ms
-   * after it at most: see the README's isolation section for the measured bounds) → `timeout`.
+   * after it at most: see docs/sandbox-and-limits.md, "Measured bounds") → `timeout`.
    */
   readonly timeout_ms?: number;
   /**
@@ -64,7 +64,7 @@ export interface ComponentOptions {
  * - `metered`: the guest runs on the caller's thread. No thread hop: a warm call costs about what the
  *   bare in-thread call does. A runaway holds the caller's thread until its deadline (and a few ms).
  * - `worker`: each instance in a worker thread: the caller is answered `timeout` exactly at the
- *   deadline and its thread is never held, at the price of a thread round trip per call (see the README's Performance section).
+ *   deadline and its thread is never held, at the price of a thread round trip per call (see docs/performance.md).
  *
  * Everything else — the deny-by-default sandbox, the meter and its deadline, memory caps, trap
  * handling, state resets, failure codes — is the same in both.
@@ -85,7 +85,7 @@ export interface ComponentGrants {
  * Defaults of {@link ComponentOptions}.
  *
  * `isolation: 'metered'` — chosen from measurements on the development machine (Node 20, 2 shared
- * cores; `npm run bench`, generated into the README's Performance section): a metered call of a small
+ * cores; `npm run bench`, generated into docs/performance.md): a metered call of a small
  * guest through the runner costs about 1.5× the JSON floor — a few µs — and is answered without a
  * promise, while worker isolation adds a thread round trip to every call (tens of µs on this machine,
  * most of it waking the threads). The price: a runaway guest holds the caller's thread until its

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { importOptional, resolveOptional } from '../../errors/package-missing-error.js';
 import { CACHE_FORMAT, type CacheContents } from './cache.js';
 import { parseWorld, type ComponentWorld } from './world.js';
 
@@ -10,7 +10,11 @@ import { parseWorld, type ComponentWorld } from './world.js';
  * component's world and `transpileBytes` (instantiation mode: the host supplies every import) to turn
  * it into JS glue plus core modules. Imported only when a component is not in the cache — its wasm
  * tools run on preview2-shim's Node bindings, which start an I/O thread; a warm start never loads it.
+ * It is an optional peer dependency (it brings binaryen, ~95 MB, which the host never runs): whoever
+ * runs component hooks installs it, and a load without it fails naming the command.
  */
+
+const JCO = '@bytecodealliance/jco-transpile';
 
 interface Transpiler {
   readonly componentWit: typeof import('@bytecodealliance/jco-transpile/wasm-tools').componentWit;
@@ -18,22 +22,29 @@ interface Transpiler {
 }
 let jco: Promise<Transpiler> | undefined;
 
+/** An optional peer dependency of basis-hooks: not installed, it is a `PackageMissingError` naming the command. */
 function loadJco(): Promise<Transpiler> {
-  jco ??= Promise.all([import('@bytecodealliance/jco-transpile/wasm-tools'), import('@bytecodealliance/jco-transpile')]).then(([tools, transpiler]) => ({
+  jco ??= importOptional(JCO, () => Promise.all([import('@bytecodealliance/jco-transpile/wasm-tools'), import('@bytecodealliance/jco-transpile')])).then(([tools, transpiler]) => ({
     componentWit: tools.componentWit,
     transpileBytes: transpiler.transpileBytes,
   }));
+  jco.catch(() => {
+    jco = undefined;
+  });
   return jco;
 }
 
 let version: string | undefined;
 
-/** `jco-transpile@<version>`: part of the cache key, since another transpiler writes other glue. */
+/**
+ * `jco-transpile@<version>`: part of the cache key, since another transpiler writes other glue. Throws
+ * a `PackageMissingError` (with the install command) when the package is not installed: the first
+ * thing a component load asks, so that is what a missing transpiler is reported as.
+ */
 export function transpilerVersion(): string {
   if (version === undefined) {
-    const require = createRequire(import.meta.url);
     // The package exports no ./package.json; its main module sits in dist/ beside it.
-    const main = require.resolve('@bytecodealliance/jco-transpile');
+    const main = resolveOptional(JCO);
     const pkg = JSON.parse(readFileSync(join(dirname(main), '..', 'package.json'), 'utf8')) as { version?: unknown };
     version = `jco-transpile@${typeof pkg.version === 'string' ? pkg.version : 'unknown'}`;
   }

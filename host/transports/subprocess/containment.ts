@@ -17,7 +17,7 @@ import { access, constants } from 'node:fs';
  *   and gid, but supplementary groups show as `nogroup` and it cannot gain privileges (setuid).
  * - What works is probed once per process, by running the exact wrapper; anything that fails (no
  *   `unshare`, namespaces disabled, a seccomp policy, another OS) falls back to the process group
- *   alone, which is what the README promises there.
+ *   alone, which is what docs/sandbox-and-limits.md promises there.
  * - `BASIS_HOOKS_SUBPROCESS_CONTAINMENT=process-group` turns the namespace off (a hook that must see
  *   host pids as its own, for example).
  *

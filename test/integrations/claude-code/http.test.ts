@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -88,3 +88,86 @@ describe('claude-code --http', () => {
     expect(await exited).toBe(0);
   });
 });
+
+describe('claude-code --http --token-file, attacked as in issue 20', () => {
+  it('refuses a token file others can read; makes a missing one (0600); the settings carry the token and a guard', async () => {
+    const open = path.join(dir, 'open-token');
+    await writeFile(open, `${'b'.repeat(64)}\n`, { mode: 0o644 });
+    const config = path.join(dir, 'hooks.json');
+    const refused = await runCli(['claude-code', '--config', config, '--http', '--port', '0', '--token-file', open]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('chmod 600');
+    const made = path.join(dir, 'made-token');
+    const printed = await runCli(['claude-code', '--config', config, '--print-settings', '--http', '--port', '4711', '--token-file', made]);
+    expect(printed.code).toBe(0);
+    expect((await stat(made)).mode & 0o777).toBe(0o600);
+    const token = (await readFile(made, 'utf8')).trim();
+    const group = (JSON.parse(printed.stdout) as { hooks: { PreToolUse: Array<{ hooks: Array<Record<string, unknown>> }> } }).hooks.PreToolUse[0];
+    expect(group?.hooks[0]).toMatchObject({ type: 'http', url: 'http://127.0.0.1:4711/', headers: { Authorization: `Bearer ${token}` } });
+    expect(group?.hooks[1]).toMatchObject({ type: 'command', command: expect.stringContaining('/healthz') as unknown });
+    expect(printed.stderr).toContain('proceed when an http hook\'s server is down');
+  });
+
+  it('three 64 MiB POSTs: each refused at the cap while streaming, the server never holds them (peak RSS), and the force-push is answered', async () => {
+    const tokenFile = path.join(dir, 'token');
+    const config = path.join(dir, 'hooks.json');
+    const child = spawn(process.execPath, [CLI, 'claude-code', '--config', config, '--http', '--port', '0', '--token-file', tokenFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    const at = await new Promise<string>((resolve, reject) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        err += chunk.toString();
+        const found = /listening on (http:\/\/\S+)/.exec(err);
+        if (found?.[1] !== undefined) resolve(found[1]);
+      });
+      child.once('exit', (code) => reject(new Error(`server exited ${String(code)}: ${err}`)));
+    });
+    try {
+      const token = (await readFile(tokenFile, 'utf8')).trim();
+      const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const big = Array.from({ length: 3 }, () => fetchStream(at, 64 * 1024 * 1024, auth));
+      const answer = await fetch(at, { method: 'POST', headers: auth, body: pre('git push --force origin main', 'toolu_real') });
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+      for (const result of await Promise.all(big)) expect(result).toMatchObject({ decision: 'block', reason: expect.stringContaining('cap') as unknown });
+      // Peak resident memory of the server: what it held at most. 3 × 64 MiB buffered would be > 192 MiB.
+      const status = await readFile(`/proc/${String(child.pid)}/status`, 'utf8');
+      const peakKb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 'NaN');
+      expect(peakKb).toBeLessThan(160 * 1024);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 60_000);
+});
+
+/** POST `total` bytes as a stream (no Content-Length) and return the JSON answer. */
+async function fetchStream(url: string, total: number, headers: Record<string, string>): Promise<unknown> {
+  let sent = 0;
+  const chunk = new Uint8Array(256 * 1024).fill(0x20);
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent >= total) controller.close();
+      else {
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      }
+    },
+  });
+  try {
+    const response = await fetch(url, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
+    return await response.json();
+  } catch (error) {
+    return { error: String(error) };
+  }
+}
+
+function runCli(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}

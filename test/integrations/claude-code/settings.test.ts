@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { HookConfig } from '../../../host/config/schema.js';
-import { matcherFor, settingsFor, shellQuote, timeoutFor, withheld } from '../../../host/integrations/claude-code/index.js';
+import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { guardCommand, matcherFor, settingsFor, shellQuote, timeoutFor, withheld } from '../../../host/integrations/claude-code/index.js';
 
 const hook = (tools: HookConfig['tools'] | undefined, extra: Partial<HookConfig> = {}): HookConfig =>
   ({ name: `h${Math.random()}`, event: 'pre_tool_use', on_failure: 'deny', command: 'true', ...(tools === undefined ? {} : { tools }), ...extra }) as HookConfig;
@@ -35,7 +38,16 @@ describe('settings', () => {
   it('one group per event; post hooks also get PostToolUseFailure; an event without hooks is left out', () => {
     const settings = settingsFor({ hook_schema: 1, hooks: [hook(['Bash'], { event: 'post_tool_use' })] }, { type: 'http', url: 'http://127.0.0.1:1/' });
     expect(Object.keys(settings.hooks)).toEqual(['PostToolUse', 'PostToolUseFailure']);
-    expect(settings.hooks.PostToolUse).toEqual([{ matcher: 'Bash', hooks: [{ type: 'http', url: 'http://127.0.0.1:1/', timeout: 42 }] }]);
+    expect(settings.hooks.PostToolUse).toEqual([{ matcher: 'Bash', hooks: [{ type: 'http', url: 'http://127.0.0.1:1/', timeout: 42 }, { type: 'command', command: guardCommand('http://127.0.0.1:1/', 'PostToolUse'), timeout: 10 }] }]);
+  });
+  it('an http hook carries its headers (the bearer token) and is paired with a fail-closed guard unless asked not to be', () => {
+    const config = { hook_schema: 1 as const, hooks: [hook(['Bash'])] };
+    const settings = settingsFor(config, { type: 'http', url: 'http://127.0.0.1:9/', headers: { Authorization: 'Bearer t' } });
+    expect(settings.hooks.PreToolUse?.[0]?.hooks).toEqual([
+      { type: 'http', url: 'http://127.0.0.1:9/', timeout: 42, headers: { Authorization: 'Bearer t' } },
+      { type: 'command', command: guardCommand('http://127.0.0.1:9/', 'PreToolUse'), timeout: 10 },
+    ]);
+    expect(settingsFor(config, { type: 'http', url: 'http://127.0.0.1:9/', guard: false }).hooks.PreToolUse?.[0]?.hooks).toHaveLength(1);
   });
   it('the timeout covers every hook at the event running to its deadline, plus start-up', () => {
     expect(timeoutFor([])).toBe(30);
@@ -59,5 +71,34 @@ describe('a withheld output in the tool\'s shape', () => {
   });
   it('other tools: the reason', () => {
     expect(withheld('Read', { file: { content: 's' } }, 'no')).toBe('no');
+  });
+});
+
+describe('the guard command beside an http hook', () => {
+  const sh = (command: string, env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string }> =>
+    new Promise((resolve) => {
+      execFile('/bin/sh', ['-c', command], { env }, (error, stdout) => resolve({ code: error === null ? 0 : Number((error as { code?: unknown }).code), stdout }));
+    });
+
+  it('server down: it prints the event\'s deny (PreToolUse) or block (after the call), exit 0 — even with no curl on PATH', async () => {
+    const down = 'http://127.0.0.1:9/';
+    const pre = await sh(guardCommand(down, 'PreToolUse'));
+    expect(pre.code).toBe(0);
+    expect(JSON.parse(pre.stdout)).toMatchObject({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('does not answer') as unknown } });
+    const post = await sh(guardCommand(down, 'PostToolUse'));
+    expect(JSON.parse(post.stdout)).toMatchObject({ decision: 'block' });
+    const noCurl = await sh(guardCommand(down, 'PreToolUse'), { PATH: '/nonexistent' });
+    expect(JSON.parse(noCurl.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+  });
+
+  it('server up: it prints nothing (no objection: the http hook decides)', async () => {
+    const server = createServer((_req, res) => res.end('{"ok":true}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      expect(await sh(guardCommand(url, 'PreToolUse'))).toEqual({ code: 0, stdout: '' });
+    } finally {
+      server.close();
+    }
   });
 });

@@ -103,9 +103,10 @@ describe.skipIf(NO_CLANG !== undefined)(`mcp gateway ↔ server-filesystem: a ch
     const json = JSON.stringify(result);
     expect(json).not.toContain(GITHUB_TOKEN);
     expect(json).not.toContain(AWS_KEY);
-    // The output was structuredContent {content}: the replacement is too, plus its JSON as text.
+    // The redactor saw the whole result (the text item and structuredContent) and rewrote both: the
+    // model still reads plain text, in the shape the server gave it — not the redacted JSON.
     expect(result.structuredContent).toEqual({ content: 'token=[REDACTED]\naws=[REDACTED]\n' });
-    expect(JSON.parse(textOf(result))).toEqual({ content: 'token=[REDACTED]\naws=[REDACTED]\n' });
+    expect(result.content).toEqual([{ type: 'text', text: 'token=[REDACTED]\naws=[REDACTED]\n' }]);
     expect(result.isError).toBe(false);
   });
 

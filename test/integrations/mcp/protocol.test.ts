@@ -97,13 +97,28 @@ describe('mcp gateway at the JSON-RPC level', () => {
     expect(existsSync(target)).toBe(false);
   });
 
-  it('a task-augmented call for a tool with post hooks is refused (its result would bypass them)', async () => {
-    const config = path.join(root, 'post.json');
+  it('a task-augmented call runs its pre chain, and its result (tasks/result) goes through the post chain of the call that started it', async () => {
+    const config = path.join(root, 'task-post.json');
+    const seen = `const r = JSON.parse(require("fs").readFileSync(0, "utf8")); process.stdout.write(JSON.stringify(r.event === "post_tool_use" ? { decision: "replace", output: "post saw " + r.tool_name + " " + JSON.stringify(r.input) + " id " + r.tool_call_id } : { decision: "allow" }))`;
+    await writeFile(config, JSON.stringify({ hook_schema: 1, hooks: [{ name: 'pre', event: 'pre_tool_use', command: [process.execPath, '-e', seen] }, { name: 'post', event: 'post_tool_use', command: [process.execPath, '-e', seen] }] }));
+    const { gateway, answer } = start(config, EVERYTHING, ['--trail']);
+    await handshake(gateway, answer);
+    await gateway.send({ jsonrpc: '2.0', id: 't1', method: 'tools/call', params: { name: 'simulate-research-query', arguments: { topic: 'gateways' }, task: { ttl: 60_000 } } });
+    const created = (await answer('t1')) as unknown as { result: { task: { taskId: string; status: string } } };
+    expect(created.result.task).toMatchObject({ taskId: expect.any(String), status: 'working' });
+    await gateway.send({ jsonrpc: '2.0', id: 'r1', method: 'tasks/result', params: { taskId: created.result.task.taskId } });
+    const result = (await answer('r1')) as unknown as { result: { content: unknown; isError: boolean } };
+    expect(result.result.content).toEqual([{ type: 'text', text: 'post saw simulate-research-query {"topic":"gateways"} id t1' }]);
+    expect(gateway.stderr).toMatch(/"tool":"simulate-research-query".*"event":"pre_tool_use"/);
+  });
+
+  it('tasks/result for a task not started through this gateway is refused when post hooks exist (never fetched)', async () => {
+    const config = path.join(root, 'post-only.json');
     await writeFile(config, JSON.stringify({ hook_schema: 1, hooks: [{ name: 'audit', event: 'post_tool_use', command: `cat >/dev/null; echo '{"decision":"allow"}'` }] }));
     const { gateway, answer } = start(config, EVERYTHING);
     await handshake(gateway, answer);
-    await gateway.send({ jsonrpc: '2.0', id: 't1', method: 'tools/call', params: { name: 'simulate-research-query', arguments: { topic: 'x' }, task: { ttl: 60_000 } } });
-    expect(await answer('t1')).toMatchObject({ id: 't1', error: { code: -32602, message: expect.stringContaining('task-augmented') } });
+    await gateway.send({ jsonrpc: '2.0', id: 'r2', method: 'tasks/result', params: { taskId: 'made-up' } });
+    expect(await answer('r2')).toMatchObject({ id: 'r2', error: { code: -32602, message: expect.stringContaining('was not started by a tools/call through this connection') } });
   });
 
   it('--audit FILE appends the audit stream of every tools/call; a file that cannot be opened refuses to start (exit 2)', async () => {

@@ -49,8 +49,8 @@ async function runnerFor(options: Partial<CedarOptions> & { files?: Record<strin
 
 const call = (tool_name: string, input: unknown, agent_id = 'agent-1') => ({ workspace: '/repo', agent_id, tool_call_id: 'c1', tool_name, input: JSON.stringify(input) });
 
-async function loadError(options: CedarOptions, specifier?: string): Promise<PolicyError> {
-  const error = await cedarTransport(options, specifier).load().then(() => undefined, (e: unknown) => e);
+async function loadError(options: CedarOptions): Promise<PolicyError> {
+  const error = await cedarTransport(options).load().then(() => undefined, (e: unknown) => e);
   if (!isHookError(error) || error.code !== 'load_failed' || !isPolicyError(error.cause)) throw new Error(`expected load_failed caused by a PolicyError, got ${String(error)}`);
   return error.cause;
 }
@@ -173,13 +173,6 @@ describe('Cedar hook: refused at load', () => {
     expect(await loadError({ policies: path.join(dir, 'dup.cedar') })).toMatchObject({ problem: 'duplicate_id', location: { line: 3 } });
     expect((await loadError({ policies: path.join(dir, 'tpl.cedar') })).message).toContain('templates are not supported');
     expect((await loadError({ policies: path.join(dir, 'missing.cedar') })).problem).toBe('unreadable');
-  });
-
-  it('without the engine package: load_failed naming the install command', async () => {
-    const dir = await cedarDir({ 'tools.cedar': 'permit (principal, action, resource);' });
-    const error = await loadError({ policies: path.join(dir, 'tools.cedar') }, '@cedar-policy/not-installed-here');
-    expect(error.code).toBe('policy_engine_missing');
-    expect(error.message).toContain('npm install @cedar-policy/cedar-wasm');
   });
 });
 

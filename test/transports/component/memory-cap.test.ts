@@ -6,7 +6,7 @@ import { firstCall, timed } from './runaways.js';
 
 const MEMORY_MB = 64;
 /**
- * The documented bound (README): the host's RSS grows by at most this many times memory_mb while
+ * The documented bound (docs/sandbox-and-limits.md): the host's RSS grows by at most this many times memory_mb while
  * bombs run — the capped instance, the ones discarded but not yet collected (V8 frees an instance's
  * memory when it collects its objects: measured up to 3.9× memory_mb after four bombs in a row in
  * worker isolation, 2× metered; scripts/bench/limits.ts), and slack.

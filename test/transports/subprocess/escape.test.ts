@@ -1,7 +1,7 @@
 /**
  * Subprocess hooks leave nothing behind where the platform allows it: on Linux every hook runs in its
  * own PID namespace, so even a descendant that left the process group (setsid, a daemon) dies with
- * the hook. Where the namespace is not available the process group is all there is (README).
+ * the hook. Where the namespace is not available the process group is all there is (docs/sandbox-and-limits.md).
  */
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -5,7 +5,7 @@
  * compares the clock with the deadline each time. So what matters is that no kind of work runs much
  * longer per unit than any other: every instruction V8 executes slowly is charged what it really
  * costs (measured on the development machine, Node 20 / V8 11.3, 2 shared cores, with
- * scripts/bench/meter-calibration.ts — see the README's isolation section for the resulting bounds),
+ * scripts/bench/meter-calibration.ts — see docs/sandbox-and-limits.md for the resulting bounds),
  * so that a slice never lasts more than ~8 ms, whatever mix of instructions fills it.
  *
  * Measured per operation (ns), and the charge that keeps it at or under ~16 ns per unit:

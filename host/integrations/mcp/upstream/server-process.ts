@@ -1,12 +1,14 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { LineSplitter, type OversizedLine } from '../jsonrpc/lines.js';
+import { readText, type Incoming } from '../jsonrpc/read.js';
 
 /** How to start the MCP server behind the gateway. */
 export interface ServerCommand {
+  /** Largest message (line) read from the server, in bytes (default {@link DEFAULT_MAX_MESSAGE_BYTES}). */
+  readonly maxMessageBytes?: number;
   readonly command: string;
   readonly args: readonly string[];
   /** Default: the gateway's working directory. */
@@ -28,6 +30,9 @@ export function exitStatus(exit: ServerExit): number {
   return number === undefined ? 1 : 128 + number;
 }
 
+/** The default cap on one message, either side: large enough for a tool result with images. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
+
 /** After the client went away: how long the server gets to exit on its own once its stdin closes, then after SIGTERM. */
 export const SHUTDOWN_GRACE_MS = 2000;
 
@@ -37,19 +42,22 @@ const EXIT_GRACE_MS = 1000;
 type Child = ChildProcessByStdio<Writable, Readable, null>;
 
 /**
- * The MCP server as an SDK {@link Transport}: one JSON-RPC message per line on its stdin and stdout,
- * framed by the SDK's own `ReadBuffer`/`serializeMessage`. Unlike the SDK's `StdioClientTransport`,
- * the server leads its own process group (so stopping it stops what it started too — `npx` runs the
- * real server as a grandchild), inherits the whole environment, and writes its stderr straight to
- * the gateway's.
+ * The MCP server process: one JSON-RPC message per line on its stdin and stdout (MCP's stdio
+ * transport), each line read as it was sent (see {@link readText}) and capped in size. Unlike the
+ * SDK's `StdioClientTransport`, the server leads its own process group (so stopping it stops what it
+ * started too — `npx` runs the real server as a grandchild), inherits the whole environment, and
+ * writes its stderr straight to the gateway's.
  */
-export class ServerProcess implements Transport {
+export class ServerProcess {
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage) => void;
+  /** Every line the server printed, read. */
+  onmessage?: (message: Incoming) => void;
+  /** A line longer than the cap (skipped unread). */
+  onoversized?: (line: OversizedLine) => void;
 
   readonly #command: ServerCommand;
-  readonly #buffer = new ReadBuffer();
+  readonly #lines: LineSplitter;
   #child: Child | undefined;
   #exit: ServerExit | undefined;
   readonly #exited: Promise<ServerExit>;
@@ -57,6 +65,11 @@ export class ServerProcess implements Transport {
 
   constructor(command: ServerCommand) {
     this.#command = command;
+    this.#lines = new LineSplitter(
+      command.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      (line) => this.onmessage?.(readText(line)),
+      (line) => this.onoversized?.(line),
+    );
     this.#exited = new Promise((resolve) => (this.#resolveExit = resolve));
   }
 
@@ -90,6 +103,7 @@ export class ServerProcess implements Transport {
       child.once('spawn', () => resolve());
       child.stdin.on('error', (error) => this.onerror?.(error));
       child.stdout.on('data', (chunk: Buffer) => this.#read(chunk));
+      child.stdout.once('end', () => this.#lines.end());
       child.stdout.on('error', (error) => this.onerror?.(error));
       let closed = false;
       const finish = (): void => {
@@ -114,24 +128,7 @@ export class ServerProcess implements Transport {
   }
 
   #read(chunk: Buffer): void {
-    try {
-      this.#buffer.append(chunk);
-    } catch (error) {
-      this.onerror?.(error as Error);
-      return;
-    }
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.#buffer.readMessage();
-      } catch (error) {
-        // One bad line is dropped (and reported); the lines after it are still read.
-        this.onerror?.(error as Error);
-        continue;
-      }
-      if (message === null) return;
-      this.onmessage?.(message);
-    }
+    this.#lines.push(chunk);
   }
 
   /** Write one message to the server's stdin, waiting out backpressure. */
@@ -139,7 +136,7 @@ export class ServerProcess implements Transport {
     const stdin = this.#child?.stdin;
     if (stdin === undefined || stdin.destroyed || !stdin.writable) return Promise.reject(new Error('the MCP server is not running'));
     return new Promise((resolve) => {
-      if (stdin.write(serializeMessage(message))) resolve();
+      if (stdin.write(`${JSON.stringify(message)}\n`)) resolve();
       else stdin.once('drain', resolve);
     });
   }
