@@ -13,7 +13,7 @@ import type { Outcome, TrailEntry } from '../contract/outcome.js';
 import type { HookRequest } from '../contract/request.js';
 import { compileToolMatcher } from '../runner/matcher.js';
 import { HookRunner } from '../runner/runner.js';
-import type { InvokeResult, Transport } from '../runner/transport.js';
+import type { Transport } from '../runner/transport.js';
 import { buildHook, namedHookError, type BuildOptions, type BuiltHook } from './build.js';
 import type { HookKind, HooksConfig } from './schema.js';
 
@@ -46,9 +46,10 @@ export interface ExplainReport {
   readonly hooks: readonly HookExplanation[];
 }
 
-function why(entry: TrailEntry, reason: string | undefined): string {
+function why(entry: TrailEntry): string {
   if (entry.failure !== undefined) return `failed ${entry.failure.code}: ${entry.failure.message} (on_failure ${entry.policy ?? 'deny'}: ${entry.decision})`;
-  return entry.reason ?? reason ?? (entry.decision === 'allow' ? 'allowed (no reason given)' : '(no reason given)');
+  // The contract gives an allow no reason; a modify or replace may have one (the trail keeps it).
+  return entry.reason ?? (entry.decision === 'allow' ? 'allowed (an allow carries no reason)' : '(no reason given)');
 }
 
 /**
@@ -63,12 +64,6 @@ function why(entry: TrailEntry, reason: string | undefined): string {
 export async function explainCall(config: HooksConfig, call: HookCall, options: BuildOptions = {}): Promise<ExplainReport> {
   const built: BuiltHook[] = [];
   const seen = new Map<string, HookRequest>();
-  /** Each hook's own reason, as it answered: the trail keeps none for an allow, explain shows it. */
-  const answered = new Map<string, string>();
-  const keepReason = (name: string, result: InvokeResult): InvokeResult => {
-    if (result.ok && result.response.reason !== undefined) answered.set(name, result.response.reason);
-    return result;
-  };
   let runner: HookRunner | undefined;
   try {
     for (const hook of config.hooks) built.push(await buildHook(hook, options));
@@ -85,8 +80,7 @@ export async function explainCall(config: HooksConfig, call: HookCall, options: 
           kind: inner.kind,
           invoke: (request, context) => {
             seen.set(definition.name, request);
-            const result = inner.invoke(request, context);
-            return result instanceof Promise ? result.then((r) => keepReason(definition.name, r)) : keepReason(definition.name, result);
+            return inner.invoke(request, context);
           },
           close: async () => {
             await inner.close?.();
@@ -117,7 +111,7 @@ export async function explainCall(config: HooksConfig, call: HookCall, options: 
           ...(entry.reason === undefined ? {} : { reason: entry.reason }),
           ...(entry.failure === undefined ? {} : { failure: entry.failure }),
           ...(explanation === undefined ? {} : { explanation }),
-          why: why(entry, answered.get(hook.name)),
+          why: why(entry),
         });
       } else if (definition?.tools !== undefined && !compileToolMatcher(definition.tools)(call.tool_name)) {
         hooks.push({ ...base, status: 'not_selected', why: `its tools (${JSON.stringify(hook.tools)}) do not take ${JSON.stringify(call.tool_name)}` });

@@ -56,7 +56,7 @@ describe('basis-hooks with policy hooks', () => {
 
   it('explain: each hook\'s decision and why (the Cedar policy, the CEL rule, the code hook\'s reason, why one did not run)', async () => {
     const dir = await tempDir();
-    await writeFiles(dir, { 'tools.cedar': POLICY, 'hooks/audit.sh': 'cat >/dev/null; echo \'{"decision":"allow","reason":"logged"}\'\n' });
+    await writeFiles(dir, { 'tools.cedar': POLICY, 'hooks/audit.sh': 'cat >/dev/null; echo \'{"decision":"allow"}\'\n' });
     const config = path.join(dir, 'hooks.json');
     await writeFile(
       config,
@@ -74,8 +74,8 @@ describe('basis-hooks with policy hooks', () => {
     const text = await runCli(['explain', '--config', config], { stdin: JSON.stringify(FORCE) });
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain('basis-hooks explain: c1 at pre_tool_use → deny: no force-push');
-    expect(text.stdout).toContain('1. audit (command): allow — logged');
-    expect(text.stdout).toContain('2. rules (cel): allow — allowed (no reason given)');
+    expect(text.stdout).toContain('1. audit (command): allow — allowed (an allow carries no reason)');
+    expect(text.stdout).toContain('2. rules (cel): allow — allowed (an allow carries no reason)');
     expect(text.stdout).toContain('no rule matched: allow');
     expect(text.stdout).toContain('3. tools (cedar): deny — no force-push');
     expect(text.stdout).toMatch(/no-force-push \(forbid, determining\) at .*tools\.cedar:1:1 — no force-push/);
