@@ -11,7 +11,7 @@ import { PolicyError, type PolicyLocation, type PolicyProblem } from '../../erro
 import { callParts, comprehensionOf, isCelNode, operands, type CelNode } from './ast.js';
 import { estimateCost, N } from './cost.js';
 import { POST_ONLY_VARIABLES, REQUEST_VARIABLES, type CelEngine } from './engine.js';
-import { endMeter, instrument, isCostExceeded, MatchesError, startMeter } from './meter.js';
+import { endMeter, instrument, isCostExceeded, lastCost, MatchesError, startMeter } from './meter.js';
 import { degree, formatPoly, valueAt, type Poly } from './poly.js';
 import { compilePattern } from './regex.js';
 
@@ -43,10 +43,16 @@ export interface CelExpression {
   readonly bound: Poly;
   readonly cost_limit: number;
   /**
-   * Evaluate on the request's variables. A value, or a failure: `policy_error` naming the
-   * expression, its line and column and the engine's message; `timeout` when it spent its cost limit.
+   * Evaluate on the request's variables: the expression's value, or a {@link CelFailure} —
+   * `policy_error` naming the expression, its line and column and the engine's message; `timeout`
+   * when it spent its cost limit. (No result object per evaluation: a hook evaluates many.)
    */
-  evaluate(variables: Readonly<Record<string, unknown>>): { readonly ok: true; readonly value: unknown; readonly cost: number } | { readonly ok: false; readonly failure: HookFailure };
+  evaluate(variables: Readonly<Record<string, unknown>>): unknown;
+}
+
+/** An evaluation that failed (see {@link CelExpression.evaluate}). */
+export class CelFailure {
+  constructor(readonly failure: HookFailure) {}
 }
 
 /** 1-based line and column of an offset in `source`. */
@@ -186,15 +192,13 @@ export function compileExpression(engine: CelEngine, source: string, options: Co
   instrument(plan, literalPatterns(source, where, plan.matches));
   const estimate = formatPoly(cost, N);
 
-  const failed = (error: unknown): { ok: false; failure: HookFailure } => {
+  const failed = (error: unknown): CelFailure => {
     const node = error instanceof MatchesError ? error.node : undefined;
     const place = at(source, where, node?.start ?? offsetOf(error));
-    return { ok: false, failure: { code: 'policy_error', message: `${place.text}: ${error instanceof MatchesError ? error.message : summary(error)}` } };
+    return new CelFailure({ code: 'policy_error', message: `${place.text}: ${error instanceof MatchesError ? error.message : summary(error)}` });
   };
-  const overLimit = (spent: number): { ok: false; failure: HookFailure } => ({
-    ok: false,
-    failure: { code: 'timeout', message: `${where}: the expression passed its cost limit ${limit} (spent ${Math.ceil(spent)}; estimated ${estimate}, n = the size of the call's values)` },
-  });
+  const overLimit = (spent: number): CelFailure =>
+    new CelFailure({ code: 'timeout', message: `${where}: the expression passed its cost limit ${limit} (spent ${Math.ceil(spent)}; estimated ${estimate}, n = the size of the call's values)` });
   return {
     source,
     where,
@@ -207,11 +211,9 @@ export function compileExpression(engine: CelEngine, source: string, options: Co
         startMeter(limit, plan.top);
         value = parsed(variables);
       } catch (error) {
-        const meter = endMeter();
-        return meter.over || isCostExceeded(error) ? overLimit(meter.spent) : failed(error);
+        return endMeter() || isCostExceeded(error) ? overLimit(lastCost()) : failed(error);
       }
-      const meter = endMeter();
-      return meter.over ? overLimit(meter.spent) : { ok: true, value, cost: meter.spent };
+      return endMeter() ? overLimit(lastCost()) : value;
     },
   };
 }

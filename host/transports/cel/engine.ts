@@ -34,14 +34,17 @@ let engine: Promise<CelEngine> | undefined;
 
 /**
  * Load the CEL engine once per process, on first use: the library takes tens of ms to import, which
- * a config without CEL should not pay. Also turns on V8's linear-time regular-expression engine (the
- * `l` flag), which `matches` runs every pattern on: CEL promises RE2 semantics — no catastrophic
- * backtracking — and a JavaScript `RegExp` without it does not keep that promise. The flag only makes
- * the `l` flag available; no other regular expression of the process changes.
+ * a config without CEL should not pay. Also turns on two V8 flags for `matches` (regex.ts), since CEL
+ * promises RE2 semantics — time linear in the text — and a JavaScript `RegExp` alone does not keep
+ * that promise: V8's linear-time engine (the `l` flag, with which a pattern is checked at load), and
+ * its fallback to that engine for a match that backtracks more than 50,000 times. The flags are the
+ * process's: any regular expression compiled afterwards that backtracks that much is finished in linear
+ * time instead, with the same result; none gives another answer.
  */
 export function loadCelEngine(): Promise<CelEngine> {
   engine ??= import('@marcbachmann/cel-js').then((lib) => {
     setFlagsFromString('--enable-experimental-regexp-engine');
+    setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
     const env = new lib.Environment({ unlistedVariablesAreDyn: false, homogeneousAggregateLiterals: false });
     for (const [name, type] of Object.entries(REQUEST_VARIABLES)) env.registerVariable(name, type);
     return { lib, env };

@@ -2,7 +2,7 @@ import type { HookEvent } from '../../contract/event.js';
 import type { HookFailure } from '../../contract/failure.js';
 import type { HookRequest } from '../../contract/request.js';
 import type { CallFilter } from '../../runner/matcher.js';
-import { compileExpression, type CelExpression } from './compile.js';
+import { CelFailure, compileExpression, type CelExpression } from './compile.js';
 import { loadCelEngine } from './engine.js';
 import { variablesOf } from './variables.js';
 
@@ -16,9 +16,9 @@ export interface CelFilterOptions {
 }
 
 function verdict(expression: CelExpression, variables: Readonly<Record<string, unknown>>): boolean | HookFailure {
-  const result = expression.evaluate(variables);
-  if (!result.ok) return result.failure;
-  if (typeof result.value === 'boolean') return result.value;
+  const value = expression.evaluate(variables);
+  if (typeof value === 'boolean') return value;
+  if (value instanceof CelFailure) return value.failure;
   return { code: 'policy_error', message: `${expression.where}: the expression is not a bool on this call` };
 }
 

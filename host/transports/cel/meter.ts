@@ -38,14 +38,18 @@ export function startMeter(costLimit: number, fixed: number): void {
 }
 
 /**
- * End an evaluation: what it spent, and whether it passed the limit at any point — even if CEL's
- * error-absorbing `||`/`&&` or a quantifier swallowed the stop, the evaluation is over its limit and
- * its value is not used.
+ * End an evaluation: whether it passed the limit at any point — even if CEL's error-absorbing
+ * `||`/`&&` or a quantifier swallowed the stop, the evaluation is over its limit and its value is not
+ * used. What it spent stays readable ({@link lastCost}) until the next evaluation starts.
  */
-export function endMeter(): { readonly spent: number; readonly over: boolean } {
-  const result = { spent, over };
+export function endMeter(): boolean {
   limit = Number.POSITIVE_INFINITY;
-  return result;
+  return over;
+}
+
+/** What the last evaluation spent (for its failure message, and tests). */
+export function lastCost(): number {
+  return spent;
 }
 
 /** Whether an error thrown by an evaluation is the meter's stop. */
@@ -56,6 +60,7 @@ export function isCostExceeded(error: unknown): boolean {
 /** A value's size as the cost model counts it: characters, elements or entries. */
 export function sizeOf(value: unknown): number {
   if (typeof value === 'string') return value.length;
+  if (typeof value !== 'object' || value === null) return 0;
   if (Array.isArray(value) || value instanceof Uint8Array) return value.length;
   if (value instanceof Map || value instanceof Set) return value.size;
   if (value !== null && typeof value === 'object') return Object.keys(value).length;
@@ -119,6 +124,18 @@ export function instrument(plan: MeterPlan, literalPatterns: ReadonlyMap<CelNode
     };
   }
   for (const node of plan.sized) {
+    const own = Object.hasOwn(node, 'evaluate') || node.meta.alternate !== undefined || node.meta.macro !== undefined;
+    const plain = node.meta.evaluate;
+    if (!own && plain !== undefined) {
+      // The usual operand (a field, a variable): its own evaluation called directly, no extra hop.
+      node.evaluate = function (this: CelNode, ev, self, context) {
+        const value = plain.call(this, ev, self, context);
+        spent += SIZE_COST * sizeOf(value);
+        if (spent > limit) charge(0);
+        return value;
+      };
+      continue;
+    }
     const inner = evaluationOf(node);
     node.evaluate = (ev, self, context) => {
       const value = inner(ev, self, context);

@@ -5,7 +5,7 @@ import { HookError, isHookError } from '../../errors/hook-error.js';
 import { OptionsError } from '../../errors/options-error.js';
 import { isPolicyError } from '../../errors/policy-error.js';
 import type { InvokeContext, InvokeResult, Transport } from '../../runner/transport.js';
-import { compileExpression, type CelExpression } from './compile.js';
+import { CelFailure, compileExpression, type CelExpression } from './compile.js';
 import { loadCelEngine } from './engine.js';
 import { CelRules, type CelRule } from './rules.js';
 import { variablesOf } from './variables.js';
@@ -104,10 +104,10 @@ export function celTransport(options: CelOptions): CelTransport {
   function decide(rulesNow: readonly CompiledRule[], request: HookRequest): InvokeResult {
     const variables = variablesOf(request);
     for (const rule of rulesNow) {
-      const result = rule.when.evaluate(variables);
-      if (!result.ok) return result;
-      if (result.value === true) return rule.answer;
-      if (result.value !== false) return notBool(rule.when, result.value);
+      const value = rule.when.evaluate(variables);
+      if (value === false) continue;
+      if (value === true) return rule.answer;
+      return value instanceof CelFailure ? { ok: false, failure: value.failure } : notBool(rule.when, value);
     }
     return ALLOW;
   }
@@ -136,17 +136,17 @@ export function celTransport(options: CelOptions): CelTransport {
       const variables = variablesOf(request);
       const items: ExplanationItem[] = [];
       for (const [index, { rule, when }] of rulesNow.entries()) {
-        const result = when.evaluate(variables);
+        const value = when.evaluate(variables);
         const base = { id: `cel[${index}]`, effect: rule.decision, where: when.where, source: when.source, ...(rule.reason === undefined ? {} : { reason: rule.reason }) };
-        if (!result.ok) {
-          items.push({ ...base, status: 'error', message: result.failure.message });
-          return { engine: 'cel', summary: `${when.where} failed (${result.failure.code}): the hook fails`, items };
+        if (value instanceof CelFailure) {
+          items.push({ ...base, status: 'error', message: value.failure.message });
+          return { engine: 'cel', summary: `${when.where} failed (${value.failure.code}): the hook fails`, items };
         }
-        if (result.value === true) {
+        if (value === true) {
           items.push({ ...base, status: 'matched' });
           return { engine: 'cel', summary: `cel[${index}] matched: ${rule.decision}${rule.reason === undefined ? '' : ` (${rule.reason})`}`, items };
         }
-        items.push({ ...base, status: result.value === false ? 'not_matched' : 'error', ...(result.value === false ? {} : { message: 'not a bool' }) });
+        items.push({ ...base, status: value === false ? 'not_matched' : 'error', ...(value === false ? {} : { message: 'not a bool' }) });
       }
       return { engine: 'cel', summary: `no rule matched: allow`, items };
     },

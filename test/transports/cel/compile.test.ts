@@ -7,14 +7,25 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isPolicyError, type PolicyError } from '../../../host/errors/index.js';
-import { compileExpression, type CompileOptions } from '../../../host/transports/cel/compile.js';
+import { CelFailure, compileExpression, type CelExpression, type CompileOptions } from '../../../host/transports/cel/compile.js';
+import { lastCost } from '../../../host/transports/cel/meter.js';
 import { loadCelEngine } from '../../../host/transports/cel/engine.js';
 import { N } from '../../../host/transports/cel/cost.js';
 import { valueAt } from '../../../host/transports/cel/poly.js';
 
 const engine = await loadCelEngine();
 const vars = (input: unknown, more: Record<string, unknown> = {}): Record<string, unknown> => ({ tool_name: 'shell', input, agent_id: 'a1', workspace: '/repo', event: 'pre_tool_use', ...more });
-const compile = (source: string, options: Partial<CompileOptions> = {}) => compileExpression(engine, source, { where: 'cel[0].when', event: 'pre_tool_use', ...options });
+/** An expression whose evaluate answers `{ok, value, cost}` or `{ok: false, failure}`, for reading in tests. */
+function compile(source: string, options: Partial<CompileOptions> = {}) {
+  const expression: CelExpression = compileExpression(engine, source, { where: 'cel[0].when', event: 'pre_tool_use', ...options });
+  return {
+    ...expression,
+    evaluate: (variables: Record<string, unknown>) => {
+      const value = expression.evaluate(variables);
+      return value instanceof CelFailure ? { ok: false as const, failure: value.failure } : { ok: true as const, value, cost: lastCost() };
+    },
+  };
+}
 
 function refused(source: string, options: Partial<CompileOptions> = {}): PolicyError {
   try {
