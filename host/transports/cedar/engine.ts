@@ -38,10 +38,12 @@ export interface CedarEntity {
 export interface CedarEngine {
   getCedarVersion(): string;
   policySetTextToParts(text: string): { readonly type: 'success'; readonly policies: readonly string[]; readonly policy_templates: readonly string[] } | { readonly type: 'failure'; readonly errors: readonly CedarDiagnostic[] };
-  policyToJson(policy: string): { readonly type: 'success'; readonly json: { readonly effect: string; readonly annotations?: Readonly<Record<string, string>> } } | { readonly type: 'failure'; readonly errors: readonly CedarDiagnostic[] };
+  policyToJson(policy: string):
+    | { readonly type: 'success'; readonly json: { readonly effect: string; readonly annotations?: Readonly<Record<string, string>>; readonly principal?: unknown; readonly action?: unknown; readonly resource?: unknown } }
+    | { readonly type: 'failure'; readonly errors: readonly CedarDiagnostic[] };
   checkParseSchema(schema: unknown): CheckAnswer;
   checkParseEntities(call: { readonly entities: readonly unknown[]; readonly schema?: unknown }): CheckAnswer;
-  schemaToJson(schema: unknown): { readonly type: 'success'; readonly json: Readonly<Record<string, { readonly actions?: Readonly<Record<string, unknown>> }>> } | { readonly type: 'failure'; readonly errors: readonly CedarDiagnostic[] };
+  schemaToJson(schema: unknown): { readonly type: 'success'; readonly json: Readonly<Record<string, { readonly actions?: Readonly<Record<string, { readonly memberOf?: readonly { readonly id: string; readonly type?: string }[] }>> }>> } | { readonly type: 'failure'; readonly errors: readonly CedarDiagnostic[] };
   validate(call: { readonly schema: unknown; readonly policies: CedarPolicies; readonly validationSettings?: { readonly mode: 'strict' } }):
     | { readonly type: 'success'; readonly validationErrors: ReadonlyArray<{ readonly policyId: string; readonly error: CedarDiagnostic }>; readonly validationWarnings: ReadonlyArray<{ readonly policyId: string; readonly error: CedarDiagnostic }> }
     | { readonly type: 'failure'; readonly errors: readonly CedarDiagnostic[] };

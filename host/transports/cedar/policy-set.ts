@@ -9,6 +9,7 @@ import { PolicyError } from '../../errors/policy-error.js';
 import { describeDiagnostic, diagnosticsError, lineColumn } from './diagnostics.js';
 import type { CedarEngine, CedarEntity } from './engine.js';
 import { jsonErrorOffset } from './json-position.js';
+import type { ScopeJson } from './scope.js';
 
 /** The default cap on each file of a Cedar hook (see {@link CedarFiles.max_file_bytes}). */
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
@@ -41,6 +42,8 @@ export interface CedarPolicy {
   readonly column: number;
   /** Its offset in the file's text. */
   readonly offset: number;
+  /** Its principal, action and resource constraints, as Cedar's JSON form has them (see scope.ts). */
+  readonly scope: ScopeJson;
 }
 
 /** Everything a Cedar hook decides with. */
@@ -55,6 +58,8 @@ export interface LoadedPolicySet {
   readonly schema: unknown;
   /** The actions the schema declares (absent without a schema). */
   readonly actions: ReadonlySet<string> | undefined;
+  /** The schema's actions with their groups (absent without a schema). */
+  readonly schemaActions: Readonly<Record<string, { readonly memberOf?: readonly { readonly id: string; readonly type?: string }[] }>> | undefined;
   /** The digest a hook's `sha256` pins (see {@link policySetDigest}). */
   readonly sha256: string;
   /** Validation warnings Cedar gave (a policy that can never apply, …), one line each. */
@@ -162,7 +167,8 @@ function splitPolicies(engine: CedarEngine, file: string, text: string): CedarPo
     if (earlier !== undefined) {
       throw new PolicyError(`${file}:${line}:${column}: policy id ${JSON.stringify(id)} is already the id of the policy at line ${earlier.line}: ids name policies in every decision, so they must be unique`, { problem: 'duplicate_id', location: { file, line, column } });
     }
-    const policy: CedarPolicy = { id, effect: json.json.effect === 'forbid' ? 'forbid' : 'permit', reason: annotations['reason'], text: part, line, column, offset };
+    const { principal, action, resource } = json.json as ScopeJson;
+    const policy: CedarPolicy = { id, effect: json.json.effect === 'forbid' ? 'forbid' : 'permit', reason: annotations['reason'], text: part, line, column, offset, scope: { principal, action, resource } };
     seen.set(id, policy);
     return policy;
   });
@@ -175,11 +181,11 @@ function loadSchema(engine: CedarEngine, file: string, text: string): unknown {
   return schema;
 }
 
-/** The actions a schema declares, outside any namespace (the ones `Action::"<tool_name>"` can name). */
-function declaredActions(engine: CedarEngine, file: string, schema: unknown): Set<string> {
+/** The actions a schema declares outside any namespace (the ones `Action::"<tool_name>"` can name), with their groups. */
+function declaredActions(engine: CedarEngine, file: string, schema: unknown): NonNullable<LoadedPolicySet['schemaActions']> {
   const json = engine.schemaToJson(schema);
   if (json.type === 'failure') throw diagnosticsError('syntax', file, 'the schema does not parse', json.errors.map((d) => describeDiagnostic(file, undefined, d)));
-  return new Set(Object.keys(json.json['']?.actions ?? {}));
+  return (json.json['']?.actions ?? {}) as NonNullable<LoadedPolicySet['schemaActions']>;
 }
 
 function loadEntities(engine: CedarEngine, file: string, text: string, schema: unknown): CedarEntity[] {
@@ -190,6 +196,10 @@ function loadEntities(engine: CedarEngine, file: string, text: string, schema: u
     throw diagnosticsError(schema === undefined ? 'syntax' : 'validation', file, schema === undefined ? 'the entities do not parse' : 'the entities do not conform to the schema', checked.errors.map((d) => describeDiagnostic(file, undefined, d)));
   }
   return value as CedarEntity[];
+}
+
+function actionsOf(schemaActions: LoadedPolicySet['schemaActions']): Pick<LoadedPolicySet, 'actions' | 'schemaActions'> {
+  return { actions: schemaActions === undefined ? undefined : new Set(Object.keys(schemaActions)), schemaActions };
 }
 
 /**
@@ -227,7 +237,7 @@ export async function loadPolicySet(engine: CedarEngine, files: CedarFiles): Pro
     record,
     entities,
     schema,
-    actions: schema === undefined || schemaFile === undefined ? undefined : declaredActions(engine, schemaFile, schema),
+    ...actionsOf(schema === undefined || schemaFile === undefined ? undefined : declaredActions(engine, schemaFile, schema)),
     sha256: read.sha256,
     warnings,
   };

@@ -10,7 +10,8 @@ import type { InvokeContext, InvokeResult, Transport } from '../../runner/transp
 import { explainAnswer, resultOf } from './answer.js';
 import { DecisionCache } from './cache.js';
 import { loadCedarEngine, type CedarEngine, type CedarEntity } from './engine.js';
-import { ActionEntities, actionOf, contextOf, principalOf, resourceOf } from './mapping.js';
+import { ActionEntities, actionGroups, actionOf, contextOf, principalOf, resourceOf } from './mapping.js';
+import { hierarchyOf, scopeTest, Subsets } from './scope.js';
 import { loadPolicySet, type CedarFiles, type LoadedPolicySet } from './policy-set.js';
 
 /** Options of {@link cedarTransport}: the files, and the decision cache. */
@@ -54,6 +55,8 @@ interface Loaded {
   readonly engine: CedarEngine;
   readonly set: LoadedPolicySet;
   readonly id: string;
+  /** The subset of the policies each request is decided with (scope.ts). */
+  readonly subsets: Subsets;
   readonly actions: ActionEntities | undefined;
   readonly info: CedarInfo;
 }
@@ -120,7 +123,9 @@ export function cedarTransport(options: CedarOptions): CedarTransport {
         warnings: set.warnings,
         timings_ms: { load: performance.now() - started },
       };
-      const done: Loaded = { engine, set, id, actions: set.schema === undefined ? new ActionEntities(set.entities) : undefined, info };
+      const policies = [...set.policies.values()].map((policy) => ({ id: policy.id, text: policy.text, applies: scopeTest(policy.scope) }));
+      const subsets = new Subsets(engine, id, policies, hierarchyOf(set.entities, set.schemaActions));
+      const done: Loaded = { engine, set, id, subsets, actions: set.schema === undefined ? new ActionEntities(set.entities) : undefined, info };
       loaded = done;
       return done;
     } catch (error) {
@@ -138,7 +143,12 @@ export function cedarTransport(options: CedarOptions): CedarTransport {
   /** Ask Cedar (no cache): its raw answer, or the deny of a tool the schema does not declare. */
   function ask(state: Loaded, request: HookRequest): { readonly raw: unknown } | { readonly undeclared: true } {
     if (state.set.actions !== undefined && !state.set.actions.has(request.tool_name)) return { undeclared: true };
-    const base = { principal: principalOf(request), action: actionOf(request), resource: resourceOf(request), context: contextOf(request), preparsedPolicySetId: state.id };
+    const principal = principalOf(request);
+    const action = actionOf(request);
+    const resource = resourceOf(request);
+    // Without a schema the action's groups are the mapping's (and the entities file's); with one, the schema's.
+    const groups = state.actions === undefined ? [] : actionGroups(request.tool_name, request.event);
+    const base = { principal, action, resource, context: contextOf(request), preparsedPolicySetId: state.subsets.idFor(principal, action, groups, resource) };
     const entities: readonly CedarEntity[] = state.actions === undefined ? state.set.entities : state.actions.for(request.tool_name, request.event);
     const call = state.set.schema === undefined ? { ...base, entities } : { ...base, preparsedSchemaName: state.id, validateRequest: true, entities };
     return { raw: state.engine.statefulIsAuthorized(call) };
