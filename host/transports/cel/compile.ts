@@ -7,9 +7,12 @@
  */
 import type { HookEvent } from '../../contract/event.js';
 import type { HookFailure } from '../../contract/failure.js';
+import type { HookRequest } from '../../contract/request.js';
 import { PolicyError, type PolicyLocation, type PolicyProblem } from '../../errors/policy-error.js';
 import { callParts, comprehensionOf, isCelNode, operands, type CelNode } from './ast.js';
 import { estimateCost, N } from './cost.js';
+import { allNodes, installFastPaths } from './fast.js';
+import { guardOf, residualSource } from './guard.js';
 import { POST_ONLY_VARIABLES, REQUEST_VARIABLES, type CelEngine } from './engine.js';
 import { endMeter, instrument, isCostExceeded, lastCost, MatchesError, startMeter } from './meter.js';
 import { degree, formatPoly, valueAt, type Poly } from './poly.js';
@@ -41,6 +44,17 @@ export interface CelExpression {
   readonly estimate: string;
   /** The same estimate as a polynomial (see poly.ts). */
   readonly bound: Poly;
+  /**
+   * When false for a request, the expression is false on it (guard.ts): a cheap test of its top-level
+   * `tool_name == '…'`-like conditions, checked before evaluating. Absent: no such condition.
+   */
+  readonly guard: ((request: HookRequest) => boolean) | undefined;
+  /**
+   * On a request whose guard holds, the expression's value: the rest of it evaluated alone (or
+   * nothing to evaluate), its failures reported as the whole expression's (re-evaluated for the
+   * message, so the rule and column are the written ones). Absent without a guard.
+   */
+  readonly afterGuard: ((variables: Readonly<Record<string, unknown>>) => unknown) | undefined;
   readonly cost_limit: number;
   /**
    * Evaluate on the request's variables: the expression's value, or a {@link CelFailure} —
@@ -189,6 +203,11 @@ export function compileExpression(engine: CelEngine, source: string, options: Co
   }
   const { cost, plan } = estimateCost(root, where);
   checkCost(source, where, cost, limit);
+  const guard = guardOf(root);
+  // Printed before instrumenting (the printer reads the tree as the parser made it).
+  const rest = guard === undefined ? undefined : residualSource(root, (node) => engine.serialize(node));
+  // The fast paths first: the meter's wrappers (instrument) then wrap them where they meter a node.
+  installFastPaths(allNodes(root));
   instrument(plan, literalPatterns(source, where, plan.matches));
   const estimate = formatPoly(cost, N);
 
@@ -199,11 +218,13 @@ export function compileExpression(engine: CelEngine, source: string, options: Co
   };
   const overLimit = (spent: number): CelFailure =>
     new CelFailure({ code: 'timeout', message: `${where}: the expression passed its cost limit ${limit} (spent ${Math.ceil(spent)}; estimated ${estimate}, n = the size of the call's values)` });
-  return {
+  const self: CelExpression = {
     source,
     where,
     estimate,
     bound: cost,
+    guard,
+    afterGuard: undefined,
     cost_limit: limit,
     evaluate(variables) {
       let value: unknown;
@@ -214,6 +235,17 @@ export function compileExpression(engine: CelEngine, source: string, options: Co
         return endMeter() || isCostExceeded(error) ? overLimit(lastCost()) : failed(error);
       }
       return endMeter() ? overLimit(lastCost()) : value;
+    },
+  };
+  if (rest === undefined) return self;
+  if (rest === 'true') return { ...self, afterGuard: () => true };
+  // The rest compiles (it is part of a program that did); its own cost is at most the whole's.
+  const residual = compileExpression(engine, rest, { ...options, cost_limit: limit });
+  return {
+    ...self,
+    afterGuard: (variables) => {
+      const value = residual.evaluate(variables);
+      return value instanceof CelFailure ? self.evaluate(variables) : value;
     },
   };
 }

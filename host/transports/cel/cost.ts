@@ -11,7 +11,7 @@
 import { PolicyError } from '../../errors/policy-error.js';
 import { callParts, comprehensionOf, isCelNode, operands, type CelNode } from './ast.js';
 import { REQUEST_VARIABLES } from './engine.js';
-import { add, constant, max, mul, scale, sumOver, variable, type Poly } from './poly.js';
+import { add, constant, max, mul, scale, sumOver, valueAt, variable, type Poly } from './poly.js';
 
 /** The cost of one character or element an operation scans or builds. */
 export const SIZE_COST = 0.1;
@@ -55,6 +55,14 @@ const SHRINKING = new Set(['lowerAscii', 'upperAscii', 'trim', 'substring', 'dyn
 
 /** Operators comparing or searching their operands. */
 const COMPARISONS = new Set(['==', '!=', '<', '<=', '>', '>=']);
+
+/** Functions that read no more of their receiver than their (literal) argument is long. */
+const PREFIX_BOUND = new Set(['startsWith', 'endsWith']);
+
+/** Whether `node` is a literal (its size known at load). */
+function isLiteral(node: CelNode): boolean {
+  return (node.meta.alternate ?? node).op === 'value';
+}
 
 const ONE = constant(1);
 
@@ -126,7 +134,9 @@ class Estimator {
       case 'in': {
         const [item, collection] = operands(node);
         const a = item === undefined ? undefined : this.walk(item, scope);
-        const b = collection === undefined ? undefined : this.#operand(collection, scope);
+        // A literal list or map is searched at a cost known now; anything else is charged its size.
+        const literalList = collection !== undefined && ['list', 'map'].includes((collection.meta.alternate ?? collection).op) && !this.#hasVariables(collection);
+        const b = collection === undefined ? undefined : literalList ? this.#literalOperand(collection, scope) : this.#operand(collection, scope);
         return { cost: add(ONE, a?.cost ?? ONE, b?.cost ?? ONE), size: ONE };
       }
       case 'call':
@@ -143,7 +153,13 @@ class Estimator {
         return { cost: add(ONE, inner.cost), size: inner.size };
       }
       default:
-        if (COMPARISONS.has(node.op)) return this.#sizedOperation(node, operands(node), scope, 'scalar');
+        if (COMPARISONS.has(node.op)) {
+          const children = operands(node);
+          // Against a literal, a comparison reads no more than the literal: its cost is known now.
+          const literal = children.find(isLiteral);
+          if (literal !== undefined && children.length === 2) return this.#boundedBy(literal, children, scope);
+          return this.#sizedOperation(node, children, scope, 'scalar');
+        }
         throw this.#refuse(node, `its cost cannot be estimated (operator ${JSON.stringify(node.op)} is not one this version knows)`);
     }
   }
@@ -157,6 +173,31 @@ class Estimator {
     return { cost: add(inner.cost, scale(inner.size, SIZE_COST)), size: inner.size };
   }
 
+  /** An operation whose reading is bounded by its literal operand: that literal's size, charged now. */
+  #boundedBy(literal: CelNode, children: readonly CelNode[], scope: ReadonlyMap<string, Poly>): Estimate {
+    const parts = children.map((child) => this.walk(child, scope));
+    const size = literalSize((literal.meta.alternate ?? literal).args);
+    this.#region += SIZE_COST * size;
+    return { cost: add(ONE, constant(SIZE_COST * size), ...parts.map((p) => p.cost)), size: ONE };
+  }
+
+  /** A list or map literal of constants as an operand: its size, charged now. */
+  #literalOperand(node: CelNode, scope: ReadonlyMap<string, Poly>): Estimate {
+    const inner = this.walk(node, scope);
+    const size = valueAt(inner.size, N, 0);
+    this.#region += SIZE_COST * size;
+    return { cost: add(inner.cost, constant(SIZE_COST * size)), size: inner.size };
+  }
+
+  /** Whether an expression reads any variable (a literal list of constants does not). */
+  #hasVariables(node: CelNode): boolean {
+    const target = node.meta.alternate ?? node;
+    if (target.op === 'id') return true;
+    if (target.meta.macro !== undefined) return true;
+    const children = target.op === 'map' ? (target.args as unknown[]).flatMap((entry) => (Array.isArray(entry) ? entry.filter(isCelNode) : [])) : operands(target);
+    return children.some((child) => this.#hasVariables(child));
+  }
+
   /** `+` (its value is both operands) and comparisons (a bool), each paying for its operands' size. */
   #sizedOperation(node: CelNode, children: readonly CelNode[], scope: ReadonlyMap<string, Poly>, result: 'sum' | 'scalar'): Estimate {
     const parts = children.map((child) => this.#operand(child, scope));
@@ -166,6 +207,9 @@ class Estimator {
   #call(node: CelNode, scope: ReadonlyMap<string, Poly>): Estimate {
     const { name, receiver, args } = callParts(node);
     const operandsOf = receiver === undefined ? args : [receiver, ...args];
+    const [argument] = args;
+    // x.startsWith('lit') reads at most the literal's length of x: a cost known now.
+    if (PREFIX_BOUND.has(name) && receiver !== undefined && argument !== undefined && args.length === 1 && isLiteral(argument)) return this.#boundedBy(argument, operandsOf, scope);
     const scans = SCANNING.has(name);
     const parts = operandsOf.map((child) => (scans ? this.#operand(child, scope) : this.walk(child, scope)));
     if (name === 'matches') this.#matches.push(node);

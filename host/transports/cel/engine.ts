@@ -7,6 +7,8 @@ type CelLibrary = typeof import('@marcbachmann/cel-js');
 /** A loaded CEL engine: the library and the environment every basis-hooks expression compiles in. */
 export interface CelEngine {
   readonly lib: CelLibrary;
+  /** The library's own printer of a parsed (sub)expression back to CEL source. */
+  readonly serialize: (node: unknown) => string;
   /** Declares the request's fields; an expression naming anything else does not type-check. */
   readonly env: Environment;
 }
@@ -42,12 +44,14 @@ let engine: Promise<CelEngine> | undefined;
  * time instead, with the same result; none gives another answer.
  */
 export function loadCelEngine(): Promise<CelEngine> {
-  engine ??= import('@marcbachmann/cel-js').then((lib) => {
+  // One after the other: the printer's module imports the library's, which must initialise first.
+  engine ??= import('@marcbachmann/cel-js').then(async (lib) => {
+    const printer = await import('@marcbachmann/cel-js/serialize');
     setFlagsFromString('--enable-experimental-regexp-engine');
     setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
     const env = new lib.Environment({ unlistedVariablesAreDyn: false, homogeneousAggregateLiterals: false });
     for (const [name, type] of Object.entries(REQUEST_VARIABLES)) env.registerVariable(name, type);
-    return { lib, env };
+    return { lib, env, serialize: (node: unknown) => printer.serialize(node as Parameters<typeof printer.serialize>[0]) };
   });
   return engine;
 }

@@ -35,7 +35,8 @@ function verdict(expression: CelExpression, variables: Readonly<Record<string, u
 export async function celFilter(source: string, options: CelFilterOptions = {}): Promise<CallFilter> {
   const engine = await loadCelEngine();
   const expression = compileExpression(engine, source, { where: options.where ?? 'when', event: options.event, cost_limit: options.cost_limit });
-  return { source, test: (request: HookRequest) => verdict(expression, variablesOf(request)) };
+  const guard = expression.guard;
+  return { source, test: (request: HookRequest) => (guard !== undefined && !guard(request) ? false : verdict(expression, variablesOf(request))) };
 }
 
 /**

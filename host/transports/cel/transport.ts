@@ -102,9 +102,15 @@ export function celTransport(options: CelOptions): CelTransport {
   }
 
   function decide(rulesNow: readonly CompiledRule[], request: HookRequest): InvokeResult {
-    const variables = variablesOf(request);
+    // Made once per call, and only when a rule is evaluated.
+    let variables: Record<string, unknown> | undefined;
     for (const rule of rulesNow) {
-      const value = rule.when.evaluate(variables);
+      // A rule about another tool or agent is false without evaluating it; for the others, only
+      // what the guard does not decide is evaluated (guard.ts).
+      const { guard, afterGuard } = rule.when;
+      if (guard !== undefined && !guard(request)) continue;
+      variables ??= variablesOf(request);
+      const value = afterGuard === undefined ? rule.when.evaluate(variables) : afterGuard(variables);
       if (value === false) continue;
       if (value === true) return rule.answer;
       return value instanceof CelFailure ? { ok: false, failure: value.failure } : notBool(rule.when, value);
