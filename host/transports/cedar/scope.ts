@@ -8,8 +8,9 @@
  *
  * The subset depends on the request's principal, action and resource with their ancestors (from the
  * entities file, the action groups of the mapping or the schema's action groups), so it is found once
- * per tool, event, agent and workspace and remembered; each distinct subset is preparsed once. A scope
- * this file does not understand counts as "can apply" (the policy stays in).
+ * per tool, event, agent and workspace and remembered; each distinct subset is preparsed once, after
+ * it has been wanted {@link PREPARSE_AFTER} times (the whole set decides until then). A scope this file
+ * does not understand counts as "can apply" (the policy stays in).
  */
 import { createHash } from 'node:crypto';
 import type { CedarEngine, CedarEntity, CedarUid } from './engine.js';
@@ -116,6 +117,12 @@ export function hierarchyOf(entities: readonly CedarEntity[], schemaActions: Rea
 
 /** How many distinct subsets one hook preparses at most (the engine keeps each for the process); past it, the whole set. */
 export const MAX_SUBSETS = 256;
+/**
+ * A subset is preparsed once this many calls would have used it (each before that is decided with
+ * the whole set): preparsing costs about what a few hundred decisions of it save, so a rare request
+ * never pays for it, and no call waits for a preparse the moment a new tool appears.
+ */
+export const PREPARSE_AFTER = 8;
 /** How many requests' subsets one hook remembers (tool, event, agent, workspace). */
 export const MAX_REMEMBERED = 4096;
 
@@ -125,8 +132,11 @@ export const MAX_REMEMBERED = 4096;
  * whole set).
  */
 export class Subsets {
+  /** Per request (tool, groups, agent, workspace): the ids of the policies that can apply, joined. */
   readonly #byRequest = new Map<string, string>();
-  readonly #byPolicies = new Map<string, string>();
+  /** Per subset (its policy ids, joined): its preparsed id once preparsed, else how often it was wanted. */
+  readonly #byPolicies = new Map<string, string | number>();
+  #preparsedCount = 0;
 
   constructor(
     private readonly engine: CedarEngine,
@@ -138,28 +148,33 @@ export class Subsets {
   /** The preparsed set id for this request's principal, action (and its groups) and resource. */
   idFor(principal: CedarUid, action: CedarUid, actionGroups: readonly CedarUid[], resource: CedarUid): string {
     const key = `${action.id}\u0000${actionGroups.map((g) => g.id).join(',')}\u0000${principal.id}\u0000${resource.id}`;
-    let id = this.#byRequest.get(key);
-    if (id === undefined) {
+    let ids = this.#byRequest.get(key);
+    if (ids === undefined) {
       const p = this.hierarchy.side(principal);
       const a = this.hierarchy.side(action, actionGroups);
       const r = this.hierarchy.side(resource);
       const applicable = this.policies.filter((policy) => policy.applies(p, a, r));
-      id = applicable.length === this.policies.length ? this.setId : this.#preparsed(applicable);
+      ids = applicable.length === this.policies.length ? '' : applicable.map((policy) => policy.id).join('\u0001');
       if (this.#byRequest.size >= MAX_REMEMBERED) this.#byRequest.delete(this.#byRequest.keys().next().value as string);
-      this.#byRequest.set(key, id);
+      this.#byRequest.set(key, ids);
     }
-    return id;
+    return ids === '' ? this.setId : this.#subset(ids);
   }
 
-  #preparsed(applicable: ReadonlyArray<{ readonly id: string; readonly text: string }>): string {
-    const ids = applicable.map((p) => p.id).join('\u0001');
-    let id = this.#byPolicies.get(ids);
-    if (id !== undefined) return id;
-    if (this.#byPolicies.size >= MAX_SUBSETS) return this.setId;
+  /** The preparsed subset of these policies, once it has been wanted often enough; the whole set until then. */
+  #subset(ids: string): string {
+    const known = this.#byPolicies.get(ids) ?? 0;
+    if (typeof known === 'string') return known;
+    if (known + 1 < PREPARSE_AFTER || this.#preparsedCount >= MAX_SUBSETS) {
+      this.#byPolicies.set(ids, known + 1);
+      return this.setId;
+    }
     // Named by content, like the whole set: two hooks of the same files share it, never clash.
-    id = `${this.setId}/${createHash('sha256').update(ids).digest('hex').slice(0, 32)}`;
-    const answer = this.engine.preparsePolicySet(id, { staticPolicies: Object.fromEntries(applicable.map((p) => [p.id, p.text])) });
+    const id = `${this.setId}/${createHash('sha256').update(ids).digest('hex').slice(0, 32)}`;
+    const wanted = new Set(ids.split('\u0001'));
+    const answer = this.engine.preparsePolicySet(id, { staticPolicies: Object.fromEntries(this.policies.filter((p) => wanted.has(p.id)).map((p) => [p.id, p.text])) });
     if (answer.type === 'failure') return this.setId;
+    this.#preparsedCount++;
     this.#byPolicies.set(ids, id);
     return id;
   }

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { cedarTransport, type HookRequest } from '../../../host/index.js';
 import { loadCedarEngine } from '../../../host/transports/cedar/engine.js';
 import { ActionEntities, actionOf, contextOf, principalOf, resourceOf } from '../../../host/transports/cedar/mapping.js';
+import { hierarchyOf, PREPARSE_AFTER, scopeTest, Subsets } from '../../../host/transports/cedar/scope.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const AGENTS = ['a1', 'a2', 'triage-bot'];
@@ -60,6 +61,8 @@ describe('Cedar: deciding with the policies that can apply', () => {
               preparsedPolicySetId: `basis-hooks:${info.sha256}`,
               entities: entities.for(tool_name, event),
             }) as { response: { decision: string; diagnostics: { reason: string[]; errors: Array<{ policyId: string }> } } };
+            // Often enough that the subset is preparsed and used (scope.ts: PREPARSE_AFTER).
+            for (let i = 0; i < PREPARSE_AFTER; i++) await transport.invoke(request, { hook: 'cedar' });
             const explained = await transport.explain(request);
             const determining = explained.items.filter((i) => i.status === 'determining').map((i) => i.id).sort();
             const erroring = explained.items.filter((i) => i.status === 'error').map((i) => i.id).sort();
@@ -72,7 +75,25 @@ describe('Cedar: deciding with the policies that can apply', () => {
           await transport.close?.();
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 40 },
     );
+  });
+
+  it('uses the whole set until a subset has been wanted often enough, then its preparsed subset', async () => {
+    const engine = await loadCedarEngine();
+    const texts = { all: 'permit (principal, action, resource);', shell: 'forbid (principal, action == Action::"shell", resource);', ci: 'forbid (principal == Agent::"ci", action, resource);' };
+    const policies = Object.entries(texts).map(([id, text]) => {
+      const json = engine.policyToJson(text);
+      if (json.type !== 'success') throw new Error(text);
+      return { id, text, applies: scopeTest(json.json) };
+    });
+    expect(engine.preparsePolicySet('scope-test', { staticPolicies: texts }).type).toBe('success');
+    const subsets = new Subsets(engine, 'scope-test', policies, hierarchyOf([], undefined));
+    const ask = (agent: string, tool: string): string => subsets.idFor({ type: 'Agent', id: agent }, { type: 'Action', id: tool }, [{ type: 'Action', id: 'pre_tool_use' }], { type: 'Workspace', id: '/r' });
+    const ids = Array.from({ length: PREPARSE_AFTER + 2 }, () => ask('a1', 'read_file'));
+    expect(ids.slice(0, PREPARSE_AFTER - 1)).toEqual(Array(PREPARSE_AFTER - 1).fill('scope-test'));
+    expect(ids.at(-1)).toMatch(/^scope-test\/[0-9a-f]{32}$/);
+    // Every policy can apply to ci's shell calls: always the whole set.
+    expect(Array.from({ length: PREPARSE_AFTER + 2 }, () => ask('ci', 'shell')).every((id) => id === 'scope-test')).toBe(true);
   });
 });
