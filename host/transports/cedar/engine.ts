@@ -39,7 +39,7 @@ export interface CedarEngine {
   getCedarVersion(): string;
   policySetTextToParts(text: string): { readonly type: 'success'; readonly policies: readonly string[]; readonly policy_templates: readonly string[] } | { readonly type: 'failure'; readonly errors: readonly CedarDiagnostic[] };
   policyToJson(policy: string):
-    | { readonly type: 'success'; readonly json: { readonly effect: string; readonly annotations?: Readonly<Record<string, string>>; readonly principal?: unknown; readonly action?: unknown; readonly resource?: unknown } }
+    | { readonly type: 'success'; readonly json: { readonly effect: string; readonly annotations?: Readonly<Record<string, string | null>>; readonly principal?: unknown; readonly action?: unknown; readonly resource?: unknown } }
     | { readonly type: 'failure'; readonly errors: readonly CedarDiagnostic[] };
   checkParseSchema(schema: unknown): CheckAnswer;
   checkParseEntities(call: { readonly entities: readonly unknown[]; readonly schema?: unknown }): CheckAnswer;

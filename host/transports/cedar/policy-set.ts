@@ -9,6 +9,7 @@ import { PolicyError } from '../../errors/policy-error.js';
 import { describeDiagnostic, diagnosticsError, lineColumn } from './diagnostics.js';
 import type { CedarEngine, CedarEntity } from './engine.js';
 import { jsonErrorOffset } from './json-position.js';
+import { readHead, type PolicyHead } from './head.js';
 import type { ScopeJson } from './scope.js';
 
 /** The default cap on each file of a Cedar hook (see {@link CedarFiles.max_file_bytes}). */
@@ -158,20 +159,28 @@ function splitPolicies(engine: CedarEngine, file: string, text: string): CedarPo
   const ordered = split.policies.map((part, index) => ({ part, offset: starts[index] ?? 0 })).sort((a, b) => a.offset - b.offset);
   const seen = new Map<string, CedarPolicy>();
   return ordered.map(({ part, offset }, index) => {
-    const json = engine.policyToJson(part);
     const { line, column } = lineColumn(text, offset);
-    if (json.type === 'failure') throw diagnosticsError('syntax', file, 'a policy does not parse', json.errors.map((d) => describeDiagnostic(file, text, d, offset)));
-    const annotations = json.json.annotations ?? {};
-    const id = annotations['id'] ?? `policy${index}`;
+    // Read in JavaScript when the head is a plain form; the engine is asked otherwise (head.ts).
+    const json = readHead(part) ?? fromEngine(engine, file, text, part, offset);
+    const annotations = json.annotations;
+    const given = annotations['id'];
+    const id = typeof given === 'string' && given !== '' ? given : `policy${index}`;
     const earlier = seen.get(id);
     if (earlier !== undefined) {
       throw new PolicyError(`${file}:${line}:${column}: policy id ${JSON.stringify(id)} is already the id of the policy at line ${earlier.line}: ids name policies in every decision, so they must be unique`, { problem: 'duplicate_id', location: { file, line, column } });
     }
-    const { principal, action, resource } = json.json as ScopeJson;
-    const policy: CedarPolicy = { id, effect: json.json.effect === 'forbid' ? 'forbid' : 'permit', reason: annotations['reason'], text: part, line, column, offset, scope: { principal, action, resource } };
+    const policy: CedarPolicy = { id, effect: json.effect, reason: annotations['reason'] ?? undefined, text: part, line, column, offset, scope: json.scope };
     seen.set(id, policy);
     return policy;
   });
+}
+
+/** A policy's head as the engine reads it (for the forms head.ts leaves to it). */
+function fromEngine(engine: CedarEngine, file: string, text: string, part: string, offset: number): PolicyHead {
+  const json = engine.policyToJson(part);
+  if (json.type === 'failure') throw diagnosticsError('syntax', file, 'a policy does not parse', json.errors.map((d) => describeDiagnostic(file, text, d, offset)));
+  const { principal, action, resource } = json.json;
+  return { effect: json.json.effect === 'forbid' ? 'forbid' : 'permit', annotations: json.json.annotations ?? {}, scope: { principal, action, resource } };
 }
 
 function loadSchema(engine: CedarEngine, file: string, text: string): unknown {
