@@ -21,6 +21,10 @@ export interface Comprehension {
   readonly iterVarName: string;
   /** `quantifier` for all/exists/exists_one (a bool); absent for map/filter (a list). */
   readonly kind?: string;
+  /** all/exists: whether to go on, given the value so far (the loop ends when it says false). */
+  readonly condition?: (accumulated: unknown) => boolean;
+  /** Whether an error in the body ends the loop (map, filter, exists_one) or is held (all, exists). */
+  readonly errorsAreFatal?: boolean;
 }
 
 /** A macro kept as a macro (`has`, `cel.bind`). */

@@ -9,7 +9,7 @@
  * expression runs, so the estimate is an upper bound of every charge.
  */
 import { PolicyError } from '../../errors/policy-error.js';
-import { callParts, comprehensionOf, isCelNode, operands, type CelNode } from './ast.js';
+import { callParts, comprehensionOf, isCelNode, operands, type CelNode, type Comprehension } from './ast.js';
 import { REQUEST_VARIABLES } from './engine.js';
 import { add, constant, max, mul, scale, sumOver, valueAt, variable, type Poly } from './poly.js';
 
@@ -23,8 +23,8 @@ export const N = 'n';
 export interface MeterPlan {
   /** Charged once when the expression starts: every operation outside a comprehension's body. */
   readonly top: number;
-  /** Each comprehension's body → its charge per element. */
-  readonly steps: ReadonlyMap<CelNode, number>;
+  /** Each comprehension's body → its charge per element, and the comprehension. */
+  readonly steps: ReadonlyMap<CelNode, { readonly units: number; readonly comprehension: Comprehension }>;
   /** Operands whose value's size is charged (× {@link SIZE_COST}) each time they are evaluated. */
   readonly sized: ReadonlySet<CelNode>;
   /** `matches` calls, run on the linear-time regular-expression engine. */
@@ -68,7 +68,7 @@ const ONE = constant(1);
 
 class Estimator {
   readonly #sized = new Set<CelNode>();
-  readonly #steps = new Map<CelNode, number>();
+  readonly #steps = new Map<CelNode, { readonly units: number; readonly comprehension: Comprehension }>();
   readonly #matches: CelNode[] = [];
   /** The static charge of the region being walked: the top, or the body of the innermost comprehension. */
   #region = 0;
@@ -236,7 +236,7 @@ class Estimator {
     this.#region = 0;
     const step = this.walk(c.step, inner);
     // The body's charge per element, and one more for the iteration itself.
-    this.#steps.set(c.step, this.#region + 1);
+    this.#steps.set(c.step, { units: this.#region + 1, comprehension: c });
     this.#region = outer;
     const cost = add(ONE, iterable.cost, init.cost, sumOver(add(step.cost, ONE), element, iterable.size));
     if (c.kind === 'quantifier') return { cost, size: ONE };

@@ -143,9 +143,15 @@ export function instrument(plan: MeterPlan, literalPatterns: ReadonlyMap<CelNode
       return value;
     };
   }
-  for (const [node, units] of plan.steps) {
+  for (const [node, { units, comprehension }] of plan.steps) {
     const inner = evaluationOf(node);
+    // `all` and `exists` hold a body's error and go on to the next element; past the limit, the body
+    // answers at once the value that ends their loop (the evaluation is over its limit: its value is
+    // not used), so a long list cannot keep a stopped evaluation running.
+    const condition = comprehension.condition;
+    const stop = comprehension.errorsAreFatal === true || condition === undefined ? undefined : [true, false].find((value) => !condition(value));
     node.evaluate = (ev, self, context) => {
+      if (over && stop !== undefined) return stop;
       charge(units);
       return inner(ev, self, context);
     };

@@ -109,8 +109,14 @@ describe('CEL on a call: errors and the cost limit', () => {
     const result = rule.evaluate(vars({ items }));
     expect(result).toMatchObject({ ok: false, failure: { code: 'timeout' } });
     if (!result.ok) expect(result.failure.message).toContain('cost limit 10000');
+    // It stopped there: `exists` holds a body's error and goes on, but past the limit the body ends the loop.
+    expect(lastCost()).toBeLessThan(10_000 + 50);
     const absorbed = compile("input.items.exists(i, i == 'needle') || true", { cost_limit: 10_000 });
     expect(absorbed.evaluate(vars({ items }))).toMatchObject({ ok: false, failure: { code: 'timeout' } });
+    expect(lastCost()).toBeLessThan(10_000 + 50);
+    const all = compile("input.items.all(i, i != 'needle')", { cost_limit: 10_000 });
+    expect(all.evaluate(vars({ items }))).toMatchObject({ ok: false, failure: { code: 'timeout' } });
+    expect(lastCost()).toBeLessThan(10_000 + 50);
     expect(rule.evaluate(vars({ items: ['needle'] }))).toMatchObject({ ok: true, value: true });
   });
 
