@@ -48,9 +48,10 @@ export function actionGroups(toolName: string, event: HookRequest['event']): Ced
 }
 
 /**
- * The entities a request is decided with, without a schema: the hook's own (its entities file), with
- * the request's action entity added — its groups as {@link actionGroups} says, plus any parents the
- * entities file gives that action. Kept per tool and event (the list is rebuilt only for a new tool).
+ * The whole entities file as a request without a schema sees it: the hook's own entities, with the
+ * request's action entity added — its groups as {@link actionGroups} says, plus any parents the
+ * entities file gives that action. A hook hands Cedar only the part a call can reach (slice.ts); this
+ * is the whole it is held to (its tests decide with both). Kept per tool and event.
  */
 export class ActionEntities {
   readonly #base: readonly CedarEntity[];

@@ -10,7 +10,8 @@ import type { InvokeContext, InvokeResult, Transport } from '../../runner/transp
 import { explainAnswer, resultOf } from './answer.js';
 import { DecisionCache } from './cache.js';
 import { loadCedarEngine, type CedarEngine, type CedarEntity } from './engine.js';
-import { ActionEntities, actionGroups, actionOf, contextOf, principalOf, resourceOf } from './mapping.js';
+import { actionGroups, actionOf, contextOf, principalOf, resourceOf } from './mapping.js';
+import { EntitySlices } from './slice.js';
 import { hierarchyOf, scopeTest, Subsets } from './scope.js';
 import { loadPolicySet, type CedarFiles, type LoadedPolicySet } from './policy-set.js';
 
@@ -57,7 +58,8 @@ interface Loaded {
   readonly id: string;
   /** The subset of the policies each request is decided with (scope.ts). */
   readonly subsets: Subsets;
-  readonly actions: ActionEntities | undefined;
+  /** The entities each request is decided with (slice.ts). */
+  readonly slices: EntitySlices;
   readonly info: CedarInfo;
 }
 
@@ -125,7 +127,8 @@ export function cedarTransport(options: CedarOptions): CedarTransport {
       };
       const policies = [...set.policies.values()].map((policy) => ({ id: policy.id, text: policy.text, applies: scopeTest(policy.scope) }));
       const subsets = new Subsets(engine, id, policies, hierarchyOf(set.entities, set.schemaActions));
-      const done: Loaded = { engine, set, id, subsets, actions: set.schema === undefined ? new ActionEntities(set.entities) : undefined, info };
+      const slices = new EntitySlices(set.entities, policies.map((p) => p.text), set.schema !== undefined);
+      const done: Loaded = { engine, set, id, subsets, slices, info };
       loaded = done;
       return done;
     } catch (error) {
@@ -147,9 +150,9 @@ export function cedarTransport(options: CedarOptions): CedarTransport {
     const action = actionOf(request);
     const resource = resourceOf(request);
     // Without a schema the action's groups are the mapping's (and the entities file's); with one, the schema's.
-    const groups = state.actions === undefined ? [] : actionGroups(request.tool_name, request.event);
+    const groups = state.set.schema !== undefined ? [] : actionGroups(request.tool_name, request.event);
     const base = { principal, action, resource, context: contextOf(request), preparsedPolicySetId: state.subsets.idFor(principal, action, groups, resource) };
-    const entities: readonly CedarEntity[] = state.actions === undefined ? state.set.entities : state.actions.for(request.tool_name, request.event);
+    const entities: readonly CedarEntity[] = state.slices.for(principal, request.tool_name, request.event, resource);
     const call = state.set.schema === undefined ? { ...base, entities } : { ...base, preparsedSchemaName: state.id, validateRequest: true, entities };
     return { raw: state.engine.statefulIsAuthorized(call) };
   }
