@@ -39,7 +39,7 @@ export function policyRows(p: PoliciesResult): Cell[][] {
     [`the package alone: statefulIsAuthorized, same request prebuilt`, c.package.median_us, c.package.p99_us, ''],
     [`Cedar with decision_cache, a repeated request, through HookRunner.pre`, c.cache_repeat.median_us, c.cache_repeat.p99_us, `${times(ratio(c.cache_repeat, c.cache_floor))} JSON floor`],
     [`CEL (@marcbachmann/cel-js ${p.engines.cel}), ${l.rules} rules, through HookRunner.pre`, l.runner.median_us, l.runner.p99_us, `${times(ratio(l.runner, l.floor))} JSON floor`],
-    [`the same ${l.rules} rules, the library alone (parsed once, evaluated in turn)`, l.library.median_us, l.library.p99_us, `${times(ratio(l.library, l.floor))} JSON floor`],
+    [`the same ${l.rules} rules, the library alone (parsed once, evaluated in turn)`, l.library.median_us, l.library.p99_us, `${times(ratio(l.library, l.library_floor))} JSON floor`],
     [`JSON floor (beside the CEL cases)`, l.floor.median_us, l.floor.p99_us, ''],
     [`20 rules both CEL packages run: @marcbachmann/cel-js ${p.engines.cel}`, l.comparison.marcbachmann.median_us, l.comparison.marcbachmann.p99_us, ''],
     [`the same 20 rules: cel-js ${p.engines.cel_js}`, l.comparison.cel_js.median_us, l.comparison.cel_js.p99_us, `${times(ratio(l.comparison.cel_js, l.comparison.marcbachmann))} @marcbachmann/cel-js`],

@@ -55,15 +55,18 @@ export const PoliciesSchema = z.strictObject({
   /** A Cedar set of `policies` policies; interleaved: ours through HookRunner.pre and the package's own statefulIsAuthorized on the same, prebuilt request; then the decision cache on a repeated request and the JSON floor. */
   cedar: z.strictObject({ policies: z.number().int().positive(), runner: StatsSchema, package: StatsSchema, cache_repeat: StatsSchema, cache_floor: StatsSchema }),
   /**
-   * A CEL hook of `rules` rules none of which matches (all run), interleaved: through HookRunner.pre, the
-   * library alone on the same compiled rules, the JSON floor; and the two CEL packages on the 20 rules
-   * both can run (cel-js 0.8.2 has no string methods).
+   * A CEL hook of `rules` rules none of which matches (all are asked): through HookRunner.pre beside the
+   * JSON floor; the library alone on the same rules beside the floor; and the two CEL packages on 20
+   * rules both can run (cel-js 0.8.2 has no string methods), beside each other.
    */
   cel: z.strictObject({
     rules: z.number().int().positive(),
     runner: StatsSchema,
-    library: StatsSchema,
+    /** The JSON floor interleaved with `runner`. */
     floor: StatsSchema,
+    library: StatsSchema,
+    /** The JSON floor interleaved with `library`. */
+    library_floor: StatsSchema,
     comparison: z.strictObject({ marcbachmann: StatsSchema, cel_js: StatsSchema }),
   }),
   /** Load time: cold (a fresh process: the engine imported, the policy loaded, the first call) and warm (a second hook of it loaded and called there), ms. */

@@ -11,7 +11,7 @@ import type { HookRequest } from '../../contract/request.js';
 import { PolicyError, type PolicyLocation, type PolicyProblem } from '../../errors/policy-error.js';
 import { callParts, comprehensionOf, isCelNode, operands, type CelNode } from './ast.js';
 import { estimateCost, N } from './cost.js';
-import { allNodes, installFastPaths } from './fast.js';
+import { allNodes, installFastPaths, plainTest } from './fast.js';
 import { guardOf, residualSource } from './guard.js';
 import { POST_ONLY_VARIABLES, REQUEST_VARIABLES, type CelEngine } from './engine.js';
 import { endMeter, instrument, isCostExceeded, lastCost, MatchesError, startMeter } from './meter.js';
@@ -208,7 +208,9 @@ export function compileExpression(engine: CelEngine, source: string, options: Co
   const rest = guard === undefined ? undefined : residualSource(root, (node) => engine.serialize(node));
   // The fast paths first: the meter's wrappers (instrument) then wrap them where they meter a node.
   installFastPaths(allNodes(root));
-  instrument(plan, literalPatterns(source, where, plan.matches));
+  const patterns = literalPatterns(source, where, plan.matches);
+  instrument(plan, patterns);
+  const plain = plainTest(root, (call) => patterns.get(call), plan.top, limit);
   const estimate = formatPoly(cost, N);
 
   const failed = (error: unknown): CelFailure => {
@@ -227,6 +229,11 @@ export function compileExpression(engine: CelEngine, source: string, options: Co
     afterGuard: undefined,
     cost_limit: limit,
     evaluate(variables) {
+      // The commonest shape answered in plain JavaScript, when the request has it (fast.ts).
+      if (plain !== undefined) {
+        const answer = plain(variables);
+        if (answer !== undefined) return answer;
+      }
       let value: unknown;
       try {
         startMeter(limit, plan.top);

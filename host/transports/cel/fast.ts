@@ -7,6 +7,8 @@
  * the fast path skips that, and gives the very same answer.
  */
 import { callParts, type CelNode, type EvalFn } from './ast.js';
+import { SIZE_COST } from './cost.js';
+import { recordCost } from './meter.js';
 
 function literalString(node: CelNode | undefined): string | undefined {
   const target = node === undefined ? undefined : (node.meta.alternate ?? node);
@@ -86,4 +88,53 @@ export function allNodes(root: CelNode): CelNode[] {
   };
   visit(root);
   return out;
+}
+
+/**
+ * The whole of an expression as a plain JavaScript test, for the commonest shape of a rule (or of what
+ * is left of one after its guard): a string operation with a literal on a field of the request —
+ * `input.command.contains('rm -rf')`, `input.path.startsWith('/etc')`, `input.url.matches('^http:')`.
+ * It answers when the request has that shape (the fields are there, the value is a string) and its
+ * cost is within the limit; otherwise `undefined`, and the expression is evaluated as usual — which
+ * then answers, raises its error or reports its cost exactly as it would have.
+ */
+export function plainTest(
+  root: CelNode,
+  patternOf: (call: CelNode) => RegExp | undefined,
+  fixedCost: number,
+  costLimit: number,
+): ((variables: Readonly<Record<string, unknown>>) => boolean | undefined) | undefined {
+  const call = root.meta.alternate ?? root;
+  if (call.op !== 'rcall' || call.meta.macro !== undefined) return undefined;
+  const { name, receiver, args } = callParts(call);
+  if (receiver === undefined || args.length !== 1) return undefined;
+  const literal = literalString(args[0]);
+  const pattern = name === 'matches' ? patternOf(call) : undefined;
+  const test: ((text: string) => boolean) | undefined =
+    name === 'matches' ? (pattern === undefined ? undefined : (text) => pattern.test(text)) : literal === undefined ? undefined : STRING_TESTS[name] === undefined ? undefined : (text) => (STRING_TESTS[name] as (t: string, p: string) => boolean)(text, literal);
+  if (test === undefined) return undefined;
+  // The receiver: a variable, then field names (`input.a.b`).
+  const path: string[] = [];
+  let node: CelNode = receiver.meta.alternate ?? receiver;
+  while (node.op === '.' && node.meta.macro === undefined) {
+    const [object, key] = node.args as [CelNode, unknown];
+    if (typeof key !== 'string') return undefined;
+    path.unshift(key);
+    node = object.meta.alternate ?? object;
+  }
+  if (node.op !== 'id' || node.meta.macro !== undefined) return undefined;
+  const variable = String(node.args);
+  return (variables) => {
+    let value = variables[variable];
+    for (const key of path) {
+      if (value === null || typeof value !== 'object' || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype || !Object.hasOwn(value, key)) return undefined;
+      value = (value as Record<string, unknown>)[key];
+    }
+    // What the meter would charge: the fixed part and the scanned string.
+    if (typeof value !== 'string') return undefined;
+    const cost = fixedCost + SIZE_COST * value.length;
+    if (cost > costLimit) return undefined;
+    recordCost(cost);
+    return test(value);
+  };
 }

@@ -65,3 +65,23 @@ describe('CEL rule guards', () => {
     expect(guard("input.items.exists(tool_name, tool_name == 'x')")).toBeUndefined();
   });
 });
+
+describe('CEL plain tests', () => {
+  it('a string operation on a request field answers in JavaScript exactly as CEL does (property)', () => {
+    const shapes = ["input.a.contains('x')", "input.a.b.startsWith('ab')", "input.a.matches('^x+y')", "tool_name.endsWith('_file')", "output.a.endsWith('z')"];
+    const value = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('xxy', 'abc', 'x'), fc.integer(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 }));
+    const input = fc.oneof(fc.record({ a: fc.oneof(value, fc.record({ b: value })) }), fc.constant({}), fc.string(), fc.constant(null));
+    fc.assert(
+      fc.property(fc.constantFrom(...shapes), input, fc.constantFrom('read_file', 'shell'), (shape, value, tool) => {
+        const event = shape.startsWith('output') ? 'post_tool_use' : 'pre_tool_use';
+        const plain = compileExpression(engine, shape, { where: 'r', event });
+        // `true && x` is x, errors included, and is never a plain test: the library's own answer.
+        const library = compileExpression(engine, `true && ${shape}`, { where: 'r', event });
+        const variables = { tool_name: tool, input: value, output: value, is_error: false, agent_id: 'a', workspace: '/w', event };
+        const answer = (v: unknown): unknown => (v instanceof CelFailure ? v.failure.code : v);
+        expect(answer(plain.evaluate(variables)), `${shape} on ${JSON.stringify(value)}`).toEqual(answer(library.evaluate(variables)));
+      }),
+      { numRuns: 600 },
+    );
+  });
+});
