@@ -17,6 +17,7 @@ const TIMED_IN_PAIRS = [
   'test/transports/component/runaway-worker.test.ts',
   'test/transports/component/start-function.test.ts',
   'test/transports/component/start-function-load.test.ts',
+  'test/transports/component/host-calls.test.ts',
 ];
 
 /** These spin several guests at once, or time a pool or a chain: one at a time, last. */

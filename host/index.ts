@@ -24,6 +24,7 @@ export { cedarTransport, policySetDigest, type CedarTransport, type CedarOptions
 export { celTransport, celFilter, celToolFilter, CelRule, CelRules, type CelTransport, type CelOptions, type CelInfo, type CelFilterOptions } from './transports/cel/index.js';
 export * from './config/index.js';
 export * from './audit/index.js';
+export * from './telemetry/index.js';
 export { TestCase, Expectation, parseCases, type ParsedCases, type LocatedCase } from './cases/index.js';
 // The authoring kit (init, build, inspect, test) is its own entry, `basis-hooks/kit`: running hooks
 // never loads a toolchain, and a test checks that nothing here imports it.

@@ -16,10 +16,13 @@ import { pinCommand } from './commands/pin.js';
 import { mcpCommand } from './commands/mcp.js';
 import { runCommand } from './commands/run.js';
 import { testCommand } from './commands/test.js';
+import { hookCommand } from './commands/hook.js';
+import { installCommand, uninstallCommand } from './commands/install.js';
+import { serveCommand } from './commands/serve.js';
 import { flush } from './io.js';
 import { guardStdout } from './stdout-guard.js';
 
-const COMMANDS: readonly Command[] = [runCommand, checkCommand, explainCommand, initCommand, buildCommand, testCommand, inspectCommand, pinCommand, auditCommand, mcpCommand, claudeCodeCommand];
+const COMMANDS: readonly Command[] = [runCommand, checkCommand, explainCommand, initCommand, buildCommand, testCommand, inspectCommand, pinCommand, auditCommand, mcpCommand, claudeCodeCommand, serveCommand, hookCommand, installCommand, uninstallCommand];
 
 const USAGE = `Usage: basis-hooks <command> [options]
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CelRules } from '../transports/cel/rules.js';
+import { ToolPattern } from './tool-pattern.js';
 
 /*
  * The config keys of the policy hooks — Cedar and CEL — and CEL as a matcher (`when`, a `tools`
@@ -20,6 +21,9 @@ export const CelToolPattern = z
     cel: z.string().min(1).describe('A CEL expression over tool_name (a string), e.g. "tool_name.startsWith(\'delete_\')".'),
   })
   .describe('A CEL tool matcher, e.g. {"cel": "tool_name.startsWith(\'delete_\') || tool_name.endsWith(\'_admin\')"}.');
+
+/** A hook's `tools` entry: a plain one (tool-pattern.ts, which the MCP gateway's `expose` shares) or CEL. */
+export const HookToolPattern = z.union([ToolPattern, CelToolPattern]);
 
 /** Keys of a Cedar hook besides the common ones. */
 const cedarKeys = {

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { HookEvent } from '../contract/event.js';
 import { FailurePolicy } from '../contract/failure.js';
-import { TOOL_GLOB_PATTERN, toolPatternProblem } from '../runner/matcher.js';
 import { MAX_TIMEOUT_MS } from '../transports/subprocess/options.js';
 import { checkPinnableCommands, opsConfigKeys, opsHookKeys } from './ops-schema.js';
+import { gatewayConfigKeys } from './expose-schema.js';
 import { DIALECT_NAMES } from '../transports/subprocess/dialect/names.js';
-import { CelToolPattern, policyHookConfigs, WhenConfig } from './policy-schema.js';
+import { HookToolPattern, policyHookConfigs, WhenConfig } from './policy-schema.js';
 
 /** The `hook_schema` versions this release reads. A config written for another version is refused, never guessed at. */
 export const SUPPORTED_HOOK_SCHEMAS = [1] as const;
@@ -16,36 +16,6 @@ const nonEmpty = (description: string) => z.string().min(1).describe(description
 
 /** A deadline: longer than a timer can keep is refused here, not turned into "now" by setTimeout. */
 const timeout = (description: string) => z.int().positive().max(MAX_TIMEOUT_MS).describe(description);
-
-/**
- * One `tools` entry. The schema shapes (and the JSON Schema `pattern`) are for editors; what is
- * accepted is decided by the runner's own rule ({@link toolPatternProblem}), so the config and
- * `new HookRunner` can never disagree. config/issues.ts words the errors.
- */
-const ToolPattern = z
-  .union([
-    z
-      .string()
-      .regex(new RegExp(TOOL_GLOB_PATTERN))
-      .describe('An exact tool name ("shell"), or a glob where * matches any run of characters ("mcp__github__*", "*"). Regex syntax is refused: use {"regex": ...}.'),
-    z
-      .strictObject({
-        regex: z
-          .string()
-          .min(1)
-          .describe(
-            'A Claude Code matcher, evaluated as Claude Code does: "*" = every tool; names joined by | or , = those exact names ("Edit|Write"); anything else = a JavaScript regex searched in the tool name, unanchored ("mcp__github__.*").',
-          ),
-      })
-      .describe('A Claude Code matcher / regex, e.g. {"regex": "mcp__github__.*"} or {"regex": "Edit|Write"}.'),
-    CelToolPattern,
-  ])
-  .superRefine((pattern, ctx) => {
-    // A CEL entry is compiled (and its problems named) when the hook loads.
-    if (typeof pattern === 'object' && 'cel' in pattern) return;
-    const problem = toolPatternProblem(pattern);
-    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem, input: pattern });
-  });
 
 /** An environment variable name: non-empty, no `=` and no NUL (the OS could not represent it). */
 const EnvName = z.string().regex(/^[^=\0]+$/, 'must be an environment variable name (non-empty, no "=")');
@@ -59,7 +29,7 @@ const common = {
   name: nonEmpty('Unique name of the hook; it names the hook in the audit trail and in failure reasons.'),
   event: HookEvent.describe('When the hook runs: before the tool call (pre_tool_use) or after it (post_tool_use).'),
   tools: z
-    .array(ToolPattern)
+    .array(HookToolPattern)
     .min(1)
     .optional()
     .describe('Tools the hook runs for: exact names, * globs, {"regex": ...} or {"cel": ...}. Absent = every tool; an empty list is refused (it would never run).'),
@@ -113,7 +83,7 @@ export const CommandHookConfig = z
       .enum(DIALECT_NAMES)
       .optional()
       .describe(
-        'The protocol the hook speaks: basis (default; the basis wire contract) or claude-code (a Claude Code command hook: Claude Code\'s stdin JSON; exit 2 blocks with stderr as the reason; JSON permissionDecision/updatedInput/decision/updatedToolOutput; any other non-zero exit fails under on_failure).',
+        'The protocol the hook speaks: basis (default; the basis wire contract), or an agent CLI\'s command-hook protocol so its existing hook scripts run unchanged: claude-code (Claude Code\'s stdin JSON; exit 2 blocks with stderr as the reason; JSON permissionDecision/updatedInput/decision/updatedToolOutput), codex, gemini, copilot, qwen, cline, cursor, windsurf, kiro. What the agent would treat as a failed hook (and let the call proceed) fails under on_failure; an "ask" is a deny.',
       ),
   })
   .meta({ title: 'Command hook', description: 'A hook run as a subprocess: JSON request on stdin, JSON response on stdout.' });
@@ -210,7 +180,14 @@ export const HooksConfig = z
     $schema: z.string().optional().describe('Path or URL of this JSON Schema, for editors.'),
     hook_schema: z.literal(SUPPORTED_HOOK_SCHEMAS[0]).describe('Version of the config and hook wire format. Must be 1.'),
     hooks: z.array(HookConfig).describe('The hooks, run in declared order for their event.'),
+    tool_names: z
+      .enum(['native', 'canonical'])
+      .optional()
+      .describe(
+        'What tool names and inputs the hooks see when an agent CLI\'s events come through `basis-hooks serve`/`hook --agent` (default native: the agent\'s own). canonical: one vocabulary for every agent (shell {command, cwd?}, read_file {path}, write_file {path, content}, edit_file, web_fetch {url}, web_search {query}, mcp/<server>/<tool>; other tools as <agent>:<name>), a modify mapped back into the agent\'s shape.',
+      ),
     ...opsConfigKeys,
+    ...gatewayConfigKeys,
   })
   .superRefine(
     (config, ctx) => {

@@ -1,6 +1,7 @@
 /**
  * The runaway guests of test/fixtures/hostile/ (tool "run" runs away, any other tool is answered at
- * once): the table of issue 8 plus one that spends its time in the host. The acceptance tests
+ * once): the table of issue 8, one that spends its time waiting in the host, and one that spends it in
+ * host calls the glue lifts lists for (issue 20). The acceptance tests
  * (test/transports/component/runaway-*.test.ts) and `scripts/bench/limits.ts` both run this list.
  */
 export interface Runaway {
@@ -20,4 +21,5 @@ export const RUNAWAYS: readonly Runaway[] = [
   { guest: 'loop-br', what: 'a plain `loop br`' },
   { guest: 'call-indirect', what: '`call_indirect` in a loop' },
   { guest: 'sleeper', what: 'waits on a clock, one after another (host time)' },
+  { guest: 'poll-loop', what: '`poll` of 1,024 borrows, the most a call may pass, again and again (host calls)' },
 ];

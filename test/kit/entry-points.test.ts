@@ -83,7 +83,7 @@ describe('entry points: basis-hooks runs hooks, basis-hooks/kit authors them', (
     expect(runtime.packages.filter((p) => AUTHORING.includes(p))).toEqual([]);
     // The CEL engine is a dependency, imported on first use by a CEL hook; the Cedar engine an
     // optional peer (OPTIONAL_RUNTIME), imported on first use by a Cedar hook.
-    expect(runtime.packages).toEqual(['@bytecodealliance/jco-transpile', '@bytecodealliance/preview2-shim', '@cedar-policy/cedar-wasm', '@marcbachmann/cel-js', 'zod']);
+    expect(runtime.packages).toEqual(['@bytecodealliance/jco-transpile', '@bytecodealliance/preview2-shim', '@cedar-policy/cedar-wasm', '@marcbachmann/cel-js', '@opentelemetry/api', 'zod']);
   });
 
   it('the built runtime entry (dist/, from npm run build) has the same graph', () => {

@@ -11,6 +11,7 @@ import { EXIT_FAILED } from '../kit-errors.js';
 import { describeError } from '../report.js';
 
 const usage = `Usage: basis-hooks check --config <hooks.json> [--json]
+       basis-hooks check --config <hooks.json> --agent <name>
        basis-hooks check --config <hooks.json> --cases <canaries.jsonl> [--warm <n>] [--audit <file>] [--json]
 
 Validate a config and verify that every hook can start, without running any:
@@ -32,8 +33,13 @@ input, replace with the final output, deny with the reason the model is told) â€
 reaches it, it never fails where no case expected it to, and its cases pass.
 Printed per hook: loads (and load time), cases passed, calls answered, first-call and warm latency.
 
+With --agent, also list which of the chain's possible decisions that agent CLI can honour (a rewrite
+Qwen Code cannot apply is blocked; a replaced result Kiro cannot apply is not enforced...); exit 1
+when one of them is not enforced.
+
 Options:
   -c, --config <file>   the hooks.json to check (required)
+      --agent <name>    claude-code, codex, gemini, copilot, qwen, cline, cursor, windsurf or kiro
       --cases <file>    canary cases (JSON lines; blank lines and lines starting with # or // skipped)
       --warm <n>        extra passes over the cases to measure warm latency (default 2); every pass
                         must pass
@@ -60,9 +66,12 @@ export const checkCommand: Command = {
       warm: { type: 'string' },
       audit: { type: 'string' },
       json: { type: 'boolean' },
+      agent: { type: 'string' },
     });
     if (typeof parsed === 'number') return parsed;
-    const { config: configFile, cases: casesFile, warm, audit: auditFile, json } = parsed.values;
+    const { config: configFile, cases: casesFile, warm, audit: auditFile, json, agent } = parsed.values;
+    const { isAgentName, AGENT_NAMES } = await import('../../integrations/agents/names.js');
+    if (agent !== undefined && !isAgentName(agent)) return usageError(this, `--agent must be one of ${AGENT_NAMES.join(', ')}`);
     if (configFile === undefined) return usageError(this, '--config <hooks.json> is required');
     if (casesFile === undefined && (warm !== undefined || auditFile !== undefined)) return usageError(this, '--warm and --audit need --cases');
     const warmPasses = warm === undefined ? undefined : Number(warm);
@@ -80,8 +89,17 @@ export const checkCommand: Command = {
 
     if (casesFile === undefined) {
       const report = await checkConfig(config);
-      await write(process.stdout, json === true ? `${JSON.stringify(report)}\n` : formatCheck(report, configFile));
-      return report.ok ? EXIT_OK : EXIT_USAGE;
+      let agentText = '';
+      let enforced = true;
+      if (agent !== undefined && isAgentName(agent)) {
+        const { agentCheck } = await import('../agent-check.js');
+        const result = agentCheck(config, agent);
+        agentText = `\n${result.text}`;
+        enforced = result.enforced;
+      }
+      await write(process.stdout, json === true ? `${JSON.stringify(report)}\n` : `${formatCheck(report, configFile)}${agentText}`);
+      if (!report.ok) return EXIT_USAGE;
+      return enforced ? EXIT_OK : EXIT_FAILED;
     }
 
     let text: string;

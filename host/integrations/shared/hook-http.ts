@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { TraceCarrier } from '../../telemetry/propagation.js';
 import { bearerMatches } from './token.js';
 
 /*
@@ -30,16 +31,19 @@ export type RefusalCode =
   /** The connection failed while the body was read. */
   | 'aborted';
 
-/** A request as the handler sees it: the path and the body text (UTF-8). */
+/** A request as the handler sees it: the path, the body text (UTF-8), and its W3C trace context headers. */
 export interface HookRequestIn {
   readonly path: string;
   readonly body: string;
+  /** `traceparent` / `tracestate` as sent (unchecked: `contextFromCarrier` parses them). */
+  readonly trace: TraceCarrier;
 }
 
-/** What the handler (or a refusal) answers: a status and a JSON body. */
+/** What the handler (or a refusal) answers: a status and a JSON body, or `raw` text sent as it is. */
 export interface HookResponseOut {
   readonly status: number;
-  readonly body: unknown;
+  readonly body?: unknown;
+  readonly raw?: string;
 }
 
 /** Options of {@link serveHookHttp}. */
@@ -185,7 +189,7 @@ export async function serveHookHttp(options: HookHttpOptions): Promise<HookHttpS
       }
       let answer: HookResponseOut;
       try {
-        answer = await options.handle({ path: pathOf(request), body: body.text });
+        answer = await options.handle({ path: pathOf(request), body: body.text, trace: { traceparent: request.headers.traceparent, tracestate: request.headers.tracestate } });
       } catch (error) {
         answer = options.refuse('aborted', `internal error: ${error instanceof Error ? error.message : String(error)}`, pathOf(request));
       }
@@ -289,7 +293,8 @@ function readBody(request: IncomingMessage, max: number, timeoutMs: number): Pro
 
 function send(response: ServerResponse, answer: HookResponseOut): void {
   if (response.headersSent || response.destroyed) return;
-  const text = JSON.stringify(answer.body);
-  response.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  const text = answer.raw ?? JSON.stringify(answer.body ?? null);
+  const type = answer.raw === undefined ? 'application/json' : 'text/plain; charset=utf-8';
+  response.writeHead(answer.status, { 'content-type': type, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
   response.end(text);
 }

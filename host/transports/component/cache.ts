@@ -22,8 +22,11 @@ import { demoteCacheDir, openCacheDir, privateProblem } from './cache-dir.js';
  * - a missing, truncated or altered entry is not an error: it is rebuilt, and replaces the bad one.
  */
 
-/** Bumped when what an entry holds changes (2: glue with jco's debug logging silenced; 3: sha256 of every file, strict UTF-8 decoders). */
-export const CACHE_FORMAT = 3;
+/**
+ * Bumped when what an entry holds changes (2: glue with jco's debug logging silenced; 3: sha256 of every
+ * file, strict UTF-8 decoders; 4: the glue's lifts and handle tables bounded, glue-patch.ts).
+ */
+export const CACHE_FORMAT = 4;
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 const FileName = z.string().regex(/^[\w.-]+\.(wasm|mjs)$/);

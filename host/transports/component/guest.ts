@@ -6,9 +6,10 @@ import type { CallOutcome } from './messages.js';
 import { CallMeter, GuestStopped, MemoryCapExceeded, TableShared, type StopReason } from './meter/call-meter.js';
 import { createSandbox, type Sandbox, type SandboxConfig, type SandboxImports } from './sandbox/index.js';
 import { sleepUntil } from './sandbox/io.js';
+import { isAnswerTooLarge, isHostCallLimit } from './sandbox/host-calls.js';
 import { ResourceLimit } from './sandbox/resources.js';
 import { GuestExit } from './sandbox/wasi-error.js';
-import { StateSnapshot, type StatePolicy } from './state.js';
+import { StateSnapshot, type HandleTables, type StatePolicy } from './state.js';
 import { Wasm, type WasmInstance, type WasmModule } from './wasm-api.js';
 import { asWitRequest } from './wit-types.js';
 
@@ -72,6 +73,8 @@ interface Live {
   readonly meter: CallMeter;
   /** The state to reset to (none with `state: "shared"`). */
   readonly snapshot: StateSnapshot | undefined;
+  /** The sandbox's resources the guest held at the snapshot (a reset needs the same). */
+  readonly heldAtSnapshot: number;
 }
 
 export type { CallOutcome } from './messages.js';
@@ -181,6 +184,8 @@ export class GuestInstance {
   #served = false;
   /** Call through jco's glue from now on: the component has no direct plan, or proved not to fit it. */
   #glueOnly = false;
+  /** The meter of the last call, once the call reached the guest (for {@link unitsUsed}). */
+  #lastMeter: CallMeter | undefined;
 
   constructor(spec: GuestSpec, glue: Glue) {
     this.#spec = spec;
@@ -204,7 +209,17 @@ export class GuestInstance {
     const spec = this.#spec;
     const meter = new CallMeter(spec.limits.memoryBytes, spec.limits.fuel);
     meter.begin(deadline);
-    const sandbox = createSandbox(spec.sandbox, { sleep: meter.sleeper(sleepUntil) });
+    let handles: HandleTables | undefined;
+    const sandbox = createSandbox(spec.sandbox, {
+      sleep: meter.sleeper(sleepUntil),
+      glue: {
+        charge: meter.charger,
+        maxAnswerBytes: spec.maxOutputBytes,
+        onHandleTables: (tables, freeFlag) => {
+          handles = { tables, freeFlag };
+        },
+      },
+    });
     const plan = this.#glueOnly ? undefined : spec.direct;
     // With a direct plan, every host import also goes through the post-return gate (direct/gate.ts).
     const core = new CoreInstances(plan === undefined ? undefined : new ImportGate());
@@ -245,7 +260,8 @@ export class GuestInstance {
         direct,
         sandbox,
         meter,
-        snapshot: spec.state === 'shared' ? undefined : new StateSnapshot(instances),
+        snapshot: spec.state === 'shared' ? undefined : new StateSnapshot(instances, handles),
+        heldAtSnapshot: sandbox.held(),
       };
       this.#live = live;
       this.#workspace = undefined;
@@ -257,7 +273,7 @@ export class GuestInstance {
       const stopped = meter.stopped;
       if (stopped !== undefined) throw new InstantiationFailed(stopped, stopMessage(stopped, 'instantiate', spec.limits), { cause: error });
       if (error instanceof MemoryCapExceeded) throw new InstantiationFailed('memory', `memory_mb ${spec.limits.memoryBytes / 1048576}: ${error.message}`, { cause: error });
-      if (meter.memoryRefused || error instanceof ResourceLimit) throw new InstantiationFailed('memory', `instantiating it ran out of memory: ${describe(error)}`, { cause: error });
+      if (meter.memoryRefused || error instanceof ResourceLimit || isHostCallLimit(error)) throw new InstantiationFailed('memory', `instantiating it ran out of memory: ${describe(error)}`, { cause: error });
       if (error instanceof TableShared) throw new InstantiationFailed('refused', error.message, { cause: error });
       if (error instanceof Wasm.RuntimeError) throw new InstantiationFailed('trap', `a start function trapped: ${describe(error)}`, { cause: error });
       throw new InstantiationFailed('error', describe(error), { cause: error });
@@ -270,7 +286,7 @@ export class GuestInstance {
     if (live !== undefined) {
       const reset = this.#served && (this.#spec.state === 'per_call' || (this.#spec.state === 'per_tenant' && (this.#workspace !== tenant.workspace || this.#agentId !== tenant.agentId)));
       if (!reset) return live;
-      if (live.snapshot?.restore() === true) {
+      if (live.sandbox.held() === live.heldAtSnapshot && live.snapshot?.restore() === true) {
         this.#served = false;
         return live;
       }
@@ -285,6 +301,7 @@ export class GuestInstance {
    */
   call(request: WitHookRequest, timeoutMs?: number, started: number = performance.now()): CallOutcome {
     const limits = this.#spec.limits;
+    this.#lastMeter = undefined;
     return this.#call(request, started + Math.min(limits.timeoutMs, timeoutMs ?? Infinity));
   }
 
@@ -305,9 +322,10 @@ export class GuestInstance {
     const { meter, sandbox } = live;
     sandbox.takeLogs(); // whatever the guest wrote outside a call is not this call's
     meter.begin(deadline);
+    this.#lastMeter = meter;
     let answer: DirectOutcome;
     try {
-      answer = live.direct === undefined ? viaGlue(live.handle, request) : live.direct.call(request, this.#spec.maxOutputBytes);
+      answer = live.direct === undefined ? viaGlue(live.handle, request) : live.direct.call(request, this.#spec.maxOutputBytes, meter.charger);
     } catch (error) {
       return this.#failed(live, error);
     }
@@ -381,7 +399,10 @@ export class GuestInstance {
       if (resources.leaked > 0 || resources.instanceOverflow) this.#discard();
       return { type: 'guest-error', message: typeof err.payload === 'string' ? err.payload : JSON.stringify(err.payload) ?? String(err.payload), logs };
     }
+    // Past this point the instance goes (an answer the glue refused to lift left its call half done).
     this.#discard();
+    if (isAnswerTooLarge(error)) return { type: 'too-large', bytes: error.bytes, logs };
+    if (isHostCallLimit(error)) return { type: 'limit', what: 'host-call', message: error.message, logs };
     if (error instanceof ResourceLimit || resources.exceeded) return { type: 'limit', what: 'resources', message: describe(error), logs };
     if (isInvalidUtf8(error)) return { type: 'malformed', message: 'the guest returned a string that is not valid UTF-8', logs };
     let kind: 'trap' | 'stack-overflow' | 'exit' | 'abi';
@@ -390,6 +411,11 @@ export class GuestInstance {
     else if (error instanceof RangeError && /call stack/i.test(error.message)) kind = 'stack-overflow';
     else kind = 'abi';
     return { type: 'trap', kind, message: describe(error), memoryAtLimit: meter.memoryRefused, logs };
+  }
+
+  /** Fuel units the last call spent in the guest (undefined when it never reached the guest). */
+  unitsUsed(): number | undefined {
+    return this.#lastMeter?.unitsUsed();
   }
 
   /** Discard the instance (closing what it left open). */

@@ -93,8 +93,8 @@ export const WorkerToHost = z.discriminatedUnion('type', [
     message: z.string(),
     logs: Logs,
   }),
-  /** The guest went past its memory cap when instantiated, or held too many WASI resources. */
-  z.strictObject({ type: z.literal('limit'), id: z.number().int(), what: z.enum(['memory', 'resources']), message: z.string(), logs: Logs }),
+  /** The guest went past its memory cap when instantiated, held too many WASI resources, or passed a host call more than it takes (sandbox/host-calls.ts). */
+  z.strictObject({ type: z.literal('limit'), id: z.number().int(), what: z.enum(['memory', 'resources', 'host-call']), message: z.string(), logs: Logs }),
   /** What the guest returned is not a valid answer (a string that is not valid UTF-8). */
   z.strictObject({ type: z.literal('malformed'), id: z.number().int(), message: z.string(), logs: Logs }),
   /** A fresh instance could not be made for the call, for a reason that will not change. */

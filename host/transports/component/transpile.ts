@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { importOptional, resolveOptional } from '../../errors/package-missing-error.js';
 import { CACHE_FORMAT, type CacheContents } from './cache.js';
+import { patchGlue } from './glue-patch.js';
 import { parseWorld, type ComponentWorld } from './world.js';
 
 /*
@@ -56,36 +57,6 @@ export async function readWorld(component: Uint8Array): Promise<ComponentWorld> 
   return parseWorld(await (await loadJco()).componentWit(component));
 }
 
-/**
- * jco's glue logs every step with `console.debug` when the host's environment has `JCO_DEBUG` set —
- * guest data included, to the host's own stdout when the guest runs in-thread — and reads the
- * environment on every step to find out. The host never wants that: the check is replaced with a
- * plain return. (Other jco versions that spell it differently are left as they are.)
- */
-function silenceDebugLog(glue: Uint8Array): Uint8Array {
-  const text = new TextDecoder().decode(glue);
-  const patched = text.replace('if (!globalThis?.process?.env?.JCO_DEBUG) { return; }', 'return;');
-  return patched === text ? glue : new TextEncoder().encode(patched);
-}
-
-/**
- * jco's glue decodes the strings a guest returns with a non-fatal `TextDecoder`, which turns bytes
- * that are not UTF-8 into U+FFFD — text the guest never wrote, where the same bytes from a subprocess
- * hook are `malformed_response`. The decoders are made fatal (the lift then throws a TypeError with
- * code `ERR_ENCODING_INVALID_ENCODED_DATA`, which guest.ts reports as malformed) and keep a leading
- * U+FEFF as the character it is. A glue with a decoder this does not recognise is refused rather than
- * run with a lenient one.
- */
-export function strictDecoders(glue: Uint8Array): Uint8Array {
-  const text = new TextDecoder().decode(glue);
-  const patched = text
-    .replaceAll('new TextDecoder()', "new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })")
-    .replaceAll("new TextDecoder('utf-16')", "new TextDecoder('utf-16', { fatal: true, ignoreBOM: true })");
-  const lenient = patched.match(/new TextDecoder\((?![^)]*fatal: true)[^)]*\)/);
-  if (lenient !== null) throw new Error(`the glue makes a string decoder the host cannot make strict: ${lenient[0]}`);
-  return new TextEncoder().encode(patched);
-}
-
 /** Transpile a component into what the cache stores. */
 export async function transpileComponent(component: Uint8Array, sha256: string, world: ComponentWorld): Promise<CacheContents> {
   const result = await (await loadJco()).transpileBytes(component, {
@@ -102,7 +73,7 @@ export async function transpileComponent(component: Uint8Array, sha256: string, 
   let glue: Uint8Array | undefined;
   for (const [name, bytes] of Object.entries(result.files)) {
     if (name.endsWith('.wasm')) modules[name] = bytes;
-    else if (name === 'hook.js') glue = strictDecoders(silenceDebugLog(bytes));
+    else if (name === 'hook.js') glue = patchGlue(bytes);
   }
   if (glue === undefined) throw new Error('jco produced no hook.js');
   return {

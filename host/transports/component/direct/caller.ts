@@ -20,6 +20,7 @@
  * trap.
  */
 import type { WitDecision, WitHookRequest } from '../../../codec/wit.js';
+import { LIFT_NS, UNCHARGED_LIFT_NS, type ChargeHostWork } from '../sandbox/host-calls.js';
 import type { WasmGlobal, WasmMemory } from '../wasm-api.js';
 import { InnerComponentCall, PostReturnImportError, type ImportGate } from './gate.js';
 import { REQUEST, RESULT } from './layout.js';
@@ -120,11 +121,14 @@ export class DirectCaller {
 
   /**
    * Call `handle` once. `maxAnswerBytes`: the output cap (bytes of the reason and the rewritten
-   * input/output), checked before anything is decoded. Throws what the guest throws (a trap, an
-   * import's exception) and marks itself unusable.
+   * input/output, or of an `err` message), checked before anything is decoded. `charge`: told the
+   * predicted time of decoding a long answer before it starts (the meter stops the call there if it
+   * would end past the deadline). Throws what the guest throws (a trap, an import's exception, the
+   * meter's stop) and marks itself unusable.
    */
-  call(request: WitHookRequest, maxAnswerBytes: number = Number.POSITIVE_INFINITY): DirectOutcome {
+  call(request: WitHookRequest, maxAnswerBytes: number = Number.POSITIVE_INFINITY, charge?: ChargeHostWork): DirectOutcome {
     if (this.#dead !== undefined) throw new Error(`the direct caller is unusable: ${this.#dead}`);
+    this.#charge = charge;
     const gate = this.#core.gate;
     gate?.enterDirect();
     let outcome: DirectOutcome;
@@ -220,6 +224,7 @@ export class DirectCaller {
   }
 
   #len = 0;
+  #charge: ChargeHostWork | undefined;
 
   /** Write the request record at `at`, in jco's order (record first, then each string in field order). */
   #writeRecord(at: number, request: WitHookRequest): void {
@@ -297,7 +302,11 @@ export class DirectCaller {
     if (ret + RESULT.size > size) throw new Violation('bounds', `handle returned ${ret}, past the end of memory (${size})`);
     const v = this.#view;
     const tag = v.getUint8(ret + RESULT.tag);
-    if (tag === 1) return { type: 'err', message: this.#text(ret + RESULT.errText, 'err message') };
+    if (tag === 1) {
+      const len = this.#checkedLength(ret + RESULT.errText, 'err message');
+      if (len > maxAnswerBytes) return { type: 'too-large', bytes: len };
+      return { type: 'err', message: this.#text(ret + RESULT.errText, 'err message') };
+    }
     if (tag !== 0) throw new Violation('discriminant', `result discriminant ${tag} (expected 0 ok or 1 err)`);
     const which = v.getUint8(ret + RESULT.decision);
     switch (which) {
@@ -361,6 +370,9 @@ export class DirectCaller {
     if (len === 0) return '';
     const ptr = this.#view.getUint32(at, true);
     const bytes = this.#u8.subarray(ptr, ptr + len);
+    // Decoding runs after the guest returned, outside its meter: a long one is charged first.
+    const ns = len * LIFT_NS['answer-text'];
+    if (ns > UNCHARGED_LIFT_NS) this.#charge?.(ns);
     try {
       return utf8.decode(bytes);
     } catch {

@@ -127,7 +127,7 @@ export function fastWorkerToHost(value: unknown): WorkerToHost | undefined {
     }
     case 'limit': {
       const what = value['what'];
-      if (n !== 5 || typeof message !== 'string' || (what !== 'memory' && what !== 'resources')) return undefined;
+      if (n !== 5 || typeof message !== 'string' || (what !== 'memory' && what !== 'resources' && what !== 'host-call')) return undefined;
       return { type, id, what, message, logs };
     }
     case 'too-large': {

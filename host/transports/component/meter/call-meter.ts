@@ -238,6 +238,22 @@ export class CallMeter {
   }
 
 
+  /** {@link charge}, bound once (handed to the glue host and the direct caller). */
+  readonly charger = (ns: number): void => this.charge(ns);
+
+  /**
+   * Work the host is about to do for the guest, predicted to take `ns` (the glue's lifts and copies,
+   * decoding a long answer: sandbox/host-calls.ts): work that would end past the deadline is not
+   * started — the guest is stopped instead (it would be stopped at its end anyway, later).
+   */
+  charge(ns: number): void {
+    if (this.#stopped !== undefined) this.#unwind();
+    if (performance.now() + ns / 1e6 > this.#deadline) {
+      this.stop('deadline');
+      this.#unwind();
+    }
+  }
+
   /** `sleep`, refusing at once a wait that would end past the deadline (it would be stopped there anyway, later). */
   sleeper(sleep: Sleeper): Sleeper {
     return (instant) => {

@@ -1,8 +1,9 @@
-import { closeSync, fstatSync, openSync, readSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { closeSync, fstatSync, lstatSync, readSync, realpathSync, type Dir, type Dirent, type Stats } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import type * as WasiPreopens from '../generated/interfaces/wasi-filesystem-preopens.js';
 import type * as WasiFs from '../generated/interfaces/wasi-filesystem-types.js';
 import { InputStream, own, type ByteSource } from './io.js';
+import { openBeneath, openDirectoryBeneath, within, type Opened } from './open-beneath.js';
 import { released, type ResourceLedger, type ResourceScope } from './resources.js';
 import { wasiErr } from './wasi-error.js';
 
@@ -11,8 +12,13 @@ import { wasiErr } from './wasi-error.js';
  * no descriptor to open anything from. A `read_only_dirs` grant preopens a host directory under a
  * guest path; inside it the guest may stat, list and read, nothing else: every mutating call answers
  * `read-only`, and a path that leaves the directory (`..`, an absolute path, a symlink pointing out)
- * answers `not-permitted`.
+ * answers `not-permitted`. What a path names is opened first and checked through its descriptor
+ * (open-beneath.ts): a writer of the granted directory cannot swap in a FIFO, a device or a symlink
+ * between a check and an open, and a directory is listed entry by entry, whatever its size.
  */
+
+/** Longest path a guest may pass (Linux's PATH_MAX): a longer one answers `name-too-long` before any work. */
+const MAX_PATH_BYTES = 4096;
 
 type ErrorCode = WasiFs.ErrorCode;
 
@@ -26,6 +32,7 @@ const ERRNO: Readonly<Record<string, ErrorCode>> = {
   ELOOP: 'loop',
   ENAMETOOLONG: 'name-too-long',
   EMFILE: 'insufficient-memory',
+  ENXIO: 'no-such-device',
 };
 
 function fsErr(error: unknown): never {
@@ -40,8 +47,8 @@ function readOnly(): never {
 /** Open file descriptors of one sandbox, closed when its instance is discarded. */
 export class OpenFiles {
   readonly #fds = new Set<number>();
-  open(path: string): number {
-    const fd = openSync(path, 'r');
+  /** Keep `fd` (opened by {@link openBeneath}) until it is closed or the instance goes. */
+  adopt(fd: number): number {
     this.#fds.add(fd);
     return fd;
   }
@@ -104,14 +111,10 @@ function toStat(stats: Stats): WasiFs.DescriptorStat {
   };
 }
 
-function within(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-}
-
 /** Resolve a guest path relative to a directory descriptor, refusing anything outside its preopen. */
 function resolveAt(dir: DescriptorState, path: string): string {
   if (dir.kind !== 'directory') wasiErr<ErrorCode>('not-directory');
+  if (Buffer.byteLength(path) > MAX_PATH_BYTES) wasiErr<ErrorCode>('name-too-long');
   if (path.includes('\0')) wasiErr<ErrorCode>('invalid');
   if (isAbsolute(path)) wasiErr<ErrorCode>('not-permitted');
   const lexical = resolve(dir.path, path);
@@ -189,13 +192,15 @@ class Descriptor {
   readDirectory(): WasiFs.DirectoryEntryStream {
     const state = stateOf(this);
     if (state.kind !== 'directory') wasiErr<ErrorCode>('not-directory');
-    let entries: Dirent[];
+    state.ledger.ensureRoom(); // before a host directory handle is opened
+    let dir: Dir;
     try {
-      entries = readdirSync(state.path, { withFileTypes: true });
+      dir = openDirectoryBeneath(state.root, state.path);
     } catch (error) {
       return fsErr(error);
     }
-    return state.ledger.track(new DirectoryEntryStream(entries.map((e) => ({ type: typeOf(e), name: e.name }))), 'call');
+    const stream = new DirectoryEntryStream(dir);
+    return state.ledger.track(stream, 'call', () => stream.close());
   }
   sync(): void {}
   createDirectoryAt(_path: string): void {
@@ -204,7 +209,7 @@ class Descriptor {
   stat(): WasiFs.DescriptorStat {
     const state = stateOf(this);
     try {
-      return toStat(state.fd === undefined ? statSync(state.path) : fstatSync(state.fd));
+      return toStat(state.fd === undefined ? lstatSync(state.path) : fstatSync(state.fd));
     } catch (error) {
       return fsErr(error);
     }
@@ -212,7 +217,8 @@ class Descriptor {
   statAt(_pathFlags: WasiFs.PathFlags, path: string): WasiFs.DescriptorStat {
     const real = resolveAt(stateOf(this), path);
     try {
-      return toStat(statSync(real));
+      // lstat: what the resolved path names now, never followed out through a symlink swapped in since.
+      return toStat(lstatSync(real));
     } catch (error) {
       return fsErr(error);
     }
@@ -229,23 +235,25 @@ class Descriptor {
       return readOnly();
     }
     const real = resolveAt(dir, path);
-    let stats: Stats;
-    try {
-      stats = statSync(real);
-    } catch (error) {
-      return fsErr(error);
-    }
-    if (stats.isDirectory()) return createDescriptor({ root: dir.root, path: real, kind: 'directory', fd: undefined, files: dir.files, ledger: dir.ledger }, 'call');
-    if (openFlags.directory === true) return wasiErr<ErrorCode>('not-directory');
-    if (!stats.isFile()) return wasiErr<ErrorCode>('not-permitted');
     dir.ledger.ensureRoom(); // before a host file descriptor is opened
-    let fd: number;
+    let opened: Opened;
     try {
-      fd = dir.files.open(real);
+      // Opened first, then checked through the descriptor: never a FIFO, a device or a path outside.
+      opened = openBeneath(dir.root, real);
     } catch (error) {
       return fsErr(error);
     }
-    return createDescriptor({ root: dir.root, path: real, kind: 'regular-file', fd, files: dir.files, ledger: dir.ledger }, 'call');
+    if (opened.stats.isDirectory()) {
+      // Directories are used by their checked path (each use resolves and checks again).
+      closeSync(opened.fd);
+      return createDescriptor({ root: dir.root, path: opened.path, kind: 'directory', fd: undefined, files: dir.files, ledger: dir.ledger }, 'call');
+    }
+    if (openFlags.directory === true) {
+      closeSync(opened.fd);
+      return wasiErr<ErrorCode>('not-directory');
+    }
+    const fd = dir.files.adopt(opened.fd);
+    return createDescriptor({ root: dir.root, path: opened.path, kind: 'regular-file', fd, files: dir.files, ledger: dir.ledger }, 'call');
   }
   readlinkAt(_path: string): string {
     // A link's target names host paths; the guest has no use for them.
@@ -268,10 +276,10 @@ class Descriptor {
   }
   metadataHash(): WasiFs.MetadataHashValue {
     const state = stateOf(this);
-    return hashOf(state.fd === undefined ? statSync(state.path) : fstatSync(state.fd));
+    return hashOf(state.fd === undefined ? lstatSync(state.path) : fstatSync(state.fd));
   }
   metadataHashAt(_pathFlags: WasiFs.PathFlags, path: string): WasiFs.MetadataHashValue {
-    return hashOf(statSync(resolveAt(stateOf(this), path)));
+    return hashOf(lstatSync(resolveAt(stateOf(this), path)));
   }
   [Symbol.dispose](): void {
     released(this);
@@ -297,17 +305,40 @@ function createDescriptor(state: DescriptorState, scope: ResourceScope): Descrip
   return state.ledger.track(descriptor, scope, () => closeFile(state));
 }
 
-/** `wasi:filesystem/types.directory-entry-stream` over a listing taken when it was opened. */
+/**
+ * `wasi:filesystem/types.directory-entry-stream` over an open directory, read one entry per call (the
+ * system fetches a few dozen at a time): a directory of millions of entries costs no call more than
+ * one batch. Its host handle is closed when the guest drops it, or when the call ends.
+ */
 class DirectoryEntryStream {
-  readonly #entries: WasiFs.DirectoryEntry[];
-  constructor(entries: WasiFs.DirectoryEntry[] = []) {
-    this.#entries = entries;
+  #dir: Dir | undefined;
+  // Optional only because the WIT's resource classes have zero-argument constructors.
+  constructor(dir?: Dir) {
+    this.#dir = dir;
   }
   readDirectoryEntry(): WasiFs.DirectoryEntry | undefined {
-    return this.#entries.shift();
+    let entry: Dirent | null | undefined;
+    try {
+      entry = this.#dir?.readSync();
+    } catch (error) {
+      return fsErr(error);
+    }
+    if (entry === null || entry === undefined) return undefined;
+    return { type: typeOf(entry), name: entry.name };
+  }
+  /** Release the host's directory handle (idempotent). */
+  close(): void {
+    const dir = this.#dir;
+    this.#dir = undefined;
+    try {
+      dir?.closeSync();
+    } catch {
+      // Already closed by the system: nothing held.
+    }
   }
   [Symbol.dispose](): void {
     released(this);
+    this.close();
   }
 }
 

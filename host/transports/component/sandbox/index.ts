@@ -3,6 +3,7 @@ import type { HookLogs } from '../../../runner/transport.js';
 import { createCli } from './cli.js';
 import { createMonotonicClock, wallClock } from './clocks.js';
 import { OpenFiles, createFilesystem, type ReadOnlyDir } from './filesystem.js';
+import { createGlueHost, GLUE_HOST_KEY, type GlueHost, type GlueHostOptions } from './host-calls.js';
 import { createIoPoll, ioError, ioStreams, sleepUntil, type Sleeper } from './io.js';
 import { LogBuffer } from './log-buffer.js';
 import { randomInsecure, randomInsecureSeed, randomRandom } from './random.js';
@@ -15,6 +16,9 @@ import { ResourceLedger, type CallResources } from './resources.js';
  */
 export type SandboxImports = {
   [K in keyof ImportObject as K extends `wasi:${infer Name}@${string}` ? `wasi:${Name}` : K]: ImportObject[K];
+} & {
+  /** Not an interface a guest can import (the allowlist has no such name): what the host's patch of the glue calls. */
+  readonly [GLUE_HOST_KEY]: GlueHost;
 };
 
 /** What a sandbox gives its guest beyond nothing: resolved by the host from the hook's grants. */
@@ -37,6 +41,8 @@ export interface SandboxHost {
    * call may still spend — a sleeping guest must not hold the host's thread beyond its budget.
    */
   readonly sleep?: Sleeper;
+  /** How the glue's lifts are charged and capped, and who is told the handle tables (sandbox/host-calls.ts). */
+  readonly glue?: GlueHostOptions;
 }
 
 /** One guest instance's WASI world. */
@@ -46,6 +52,8 @@ export interface Sandbox {
   takeLogs(): HookLogs;
   /** The call is over: close what it opened and left open (see resources.ts). */
   endCall(): CallResources;
+  /** How many of the sandbox's resources the guest holds now. */
+  held(): number;
   /** Close everything the guest holds; the instance is being discarded. */
   dispose(): void;
 }
@@ -90,6 +98,7 @@ export function createSandbox(config: SandboxConfig, host: SandboxHost = {}): Sa
     'wasi:random/random': randomRandom,
     'wasi:random/insecure': randomInsecure,
     'wasi:random/insecure-seed': randomInsecureSeed,
+    [GLUE_HOST_KEY]: createGlueHost(host.glue),
   };
   return {
     imports,
@@ -102,6 +111,9 @@ export function createSandbox(config: SandboxConfig, host: SandboxHost = {}): Sa
     },
     endCall() {
       return ledger.endCall();
+    },
+    held() {
+      return ledger.size;
     },
     dispose() {
       ledger.closeAll();

@@ -1,6 +1,7 @@
 import type * as WasiIoError from '../generated/interfaces/wasi-io-error.js';
 import type * as WasiIoPoll from '../generated/interfaces/wasi-io-poll.js';
 import type * as WasiIoStreams from '../generated/interfaces/wasi-io-streams.js';
+import { HostCallLimit, LIFT_LIMITS } from './host-calls.js';
 import { ledgerOf, released } from './resources.js';
 import { wasiErr } from './wasi-error.js';
 
@@ -79,8 +80,14 @@ export function own<T>(value: unknown, type: abstract new (...args: never[]) => 
   return value;
 }
 
-/** `wasi:io/poll.poll`: wait (with `sleep`) until at least one is ready; the indices of the ready ones. */
+/**
+ * `wasi:io/poll.poll`: wait (with `sleep`) until at least one is ready; the indices of the ready ones.
+ * The list is at most as long as the resources a guest may hold (the glue refuses a longer one before
+ * lifting it: sandbox/host-calls.ts; checked here again for a caller that is not the glue).
+ */
 function poll(list: WasiIoPoll.Pollable[], sleep: Sleeper): Uint32Array {
+  const max = LIFT_LIMITS['param-elements'];
+  if (list.length > max) throw new HostCallLimit('wasi:io/poll#poll', list.length, max, `the guest polled ${list.length} pollables at once (at most ${max})`);
   const pollables = list.map((p) => own(p, Pollable, 'pollable'));
   // Polling nothing would block forever: WASI says trap.
   if (pollables.length === 0) throw new TypeError('wasi:io/poll.poll called with an empty list');

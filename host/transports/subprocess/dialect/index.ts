@@ -2,6 +2,7 @@ import type { Decoded } from '../../../codec/wire.js';
 import type { HookRequest } from '../../../contract/request.js';
 import type { HookResponse } from '../../../contract/response.js';
 import { basisDialect } from './basis.js';
+import { clineDialect, codexDialect, copilotDialect, cursorDialect, geminiDialect, kiroDialect, qwenDialect, windsurfDialect } from './agents/dialects.js';
 import { claudeCodeDialect } from './claude-code/dialect.js';
 import type { DialectName } from './names.js';
 
@@ -44,5 +45,17 @@ export { DIALECT_NAMES, type DialectName } from './names.js';
 
 /** The dialect of that name. */
 export function dialectFor(name: DialectName): Dialect {
-  return name === 'claude-code' ? claudeCodeDialect : basisDialect;
+  const dialects: Record<DialectName, Dialect> = {
+    basis: basisDialect,
+    'claude-code': claudeCodeDialect,
+    codex: codexDialect,
+    gemini: geminiDialect,
+    copilot: copilotDialect,
+    qwen: qwenDialect,
+    cline: clineDialect,
+    cursor: cursorDialect,
+    windsurf: windsurfDialect,
+    kiro: kiroDialect,
+  };
+  return dialects[name];
 }

@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+// npm run test:agents: for each of the six agent CLIs that run here, install ONE policy with
+// `basis-hooks install --agent X` into the real CLI's project, serve it with `basis-hooks serve`, and
+// drive the CLI with a scripted model that asks for a recursive rm, then `echo <an AWS key>`:
+//   - the rm is blocked with the policy's reason (the victim directory survives),
+//   - the echo runs, and where the agent can replace a result the model reads the key redacted,
+//   - with the server stopped the client runs the chain itself: the rm is still blocked,
+//   - with the server stopped and no working fallback every call is blocked (nothing unchecked).
+// Usage: node e2e/run.mjs [cli ...]   (default: all six). Prints one line per check; exit 1 on a failure.
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const ROOT = path.dirname(HERE);
+const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
+const GUESTS = path.join(ROOT, 'guest-examples', 'c', 'build');
+const KEY = 'AKIAIOSFODNN7EXAMPLE';
+const REASON = 'recursive rm is not allowed';
+const CODEX_BIN = path.join(HERE, 'node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex');
+
+/** What each agent can do with the post hook's redaction (see docs/agents/<agent>.md). */
+const AGENTS = {
+  claude: { agent: 'claude-code', redaction: 'replaced' },
+  gemini: { agent: 'gemini', redaction: 'as_error' },
+  codex: { agent: 'codex', redaction: 'replaced' },
+  copilot: { agent: 'copilot', redaction: 'replaced' },
+  qwen: { agent: 'qwen', redaction: 'not_supported' },
+  cline: { agent: 'cline', redaction: 'cancels_task' },
+};
+
+const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(AGENTS);
+const work = mkdtempSync(path.join(tmpdir(), 'basis-agents-'));
+const policyDir = path.join(work, 'policy');
+mkdirSync(policyDir);
+copyFileSync(path.join(HERE, 'e2e', 'no-rm-rf.mjs'), path.join(policyDir, 'no-rm-rf.mjs'));
+copyFileSync(path.join(GUESTS, 'guard.wasm'), path.join(policyDir, 'guard.wasm'));
+copyFileSync(path.join(GUESTS, 'redact.wasm'), path.join(policyDir, 'redact.wasm'));
+const policy = path.join(policyDir, 'policy.json');
+// ONE policy for every agent: a command hook and a component before the call, a component after it.
+writeFileSync(
+  policy,
+  JSON.stringify(
+    {
+      hook_schema: 1,
+      tool_names: 'canonical',
+      hooks: [
+        { name: 'no-rm-rf', event: 'pre_tool_use', tools: ['shell'], command: ['node', './no-rm-rf.mjs'] },
+        { name: 'no-force-push', event: 'pre_tool_use', tools: ['shell'], component: 'guard.wasm' },
+        { name: 'redact', event: 'post_tool_use', component: 'redact.wasm' },
+      ],
+    },
+    null,
+    2,
+  ),
+);
+
+const scenario = path.join(work, 'scenario.json');
+writeFileSync(scenario, JSON.stringify({ steps: [{ shell: 'rm -r ./victim', description: 'delete victim' }, { shell: `echo ${KEY}`, description: 'print a key' }, { text: 'All done.' }] }));
+
+function serve(socket) {
+  const child = spawn(process.execPath, [CLI, 'serve', '--config', policy, '--socket', socket], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (c) => {
+      err += c;
+      if (err.includes('listening on')) resolve(child);
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+  });
+}
+
+function drive(cli, socket, command) {
+  const codexBin = cli === 'codex' ? ` --codex-bin ${CODEX_BIN}` : '';
+  const install = `node ${CLI} install --agent ${AGENTS[cli].agent} --config ${policy} --socket ${socket} --command '${command}'${codexBin}`;
+  const env = { ...process.env, BASIS_INSTALL: install, TIMEOUT: '120' };
+  // The real trust paths, not the drivers' shortcuts: Codex checks its hook trust, Copilot its folder trust.
+  if (cli === 'codex') env.CODEX_FLAGS = '--dangerously-bypass-approvals-and-sandbox';
+  if (cli === 'copilot') env.RUN_ALLOW_ALL = '';
+  const run = spawnSync('bash', [path.join(HERE, `run-${cli}.sh`), 'unused', scenario], { env, encoding: 'utf8', timeout: 180_000 });
+  let summary;
+  try {
+    summary = JSON.parse(run.stdout);
+  } catch {
+    summary = { error: `driver exit ${run.status}: ${run.stderr.slice(-1500)}` };
+  }
+  return summary;
+}
+
+const seen = (summary) => JSON.stringify(summary.tool_results_seen_by_model ?? []);
+let failed = 0;
+const check = (cli, what, ok, detail) => {
+  if (!ok) failed++;
+  process.stdout.write(`${ok ? 'ok  ' : 'FAIL'}  ${cli.padEnd(8)} ${what}${ok ? '' : `\n      ${detail}`}\n`);
+};
+
+for (const cli of wanted) {
+  const info = AGENTS[cli];
+  if (info === undefined) throw new Error(`unknown cli ${cli}`);
+  const socket = path.join(work, `${cli}.sock`);
+  const server = await serve(socket);
+  const live = drive(cli, socket, `node ${CLI}`);
+  server.kill('SIGTERM');
+  await new Promise((r) => server.once('exit', r));
+  const results = seen(live);
+  check(cli, 'the recursive rm is blocked (victim kept)', live.blocked === true, JSON.stringify(live).slice(0, 1500));
+  if (info.redaction === 'cancels_task') {
+    check(cli, 'the task is cancelled before the rm runs (Cline\'s only block is {"cancel": true})', live.blocked === true && !results.includes('victim'), results);
+  } else {
+    check(cli, 'the model reads the policy\'s reason', results.includes(REASON), results);
+    check(cli, 'the harmless command runs', results.includes('AKIAIOSFODNN') || results.includes('[REDACTED]'), results);
+    if (info.redaction === 'replaced' || info.redaction === 'as_error') {
+      check(cli, `the post hook's redaction is what the model reads (${info.redaction})`, results.includes('[REDACTED]') && !results.includes(KEY), results);
+    }
+  }
+  // Server stopped: the client runs the chain itself.
+  const fallback = drive(cli, socket, `node ${CLI}`);
+  check(cli, 'server stopped: the in-process fallback still blocks the rm', fallback.blocked === true, JSON.stringify(fallback).slice(0, 1500));
+  // Server stopped and the fallback cannot start: every call is blocked, none passes unchecked.
+  const dead = drive(cli, socket, 'false');
+  const deadSeen = seen(dead);
+  check(cli, 'server stopped, no fallback: the rm is blocked', dead.blocked === true, JSON.stringify(dead).slice(0, 1500));
+  // Every tool result the model saw is the block (Codex appends the blocked command to it: #32573).
+  const blockedAll = (dead.tool_results_seen_by_model ?? []).length > 0 && (dead.tool_results_seen_by_model ?? []).every((r) => JSON.stringify(r).includes('did not answer'));
+  if (info.redaction !== 'cancels_task') check(cli, 'server stopped, no fallback: the echo is blocked too', blockedAll, deadSeen);
+}
+rmSync(work, { recursive: true, force: true });
+process.stdout.write(`\n${failed === 0 ? 'all agent checks passed' : `${failed} agent check(s) failed`}\n`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+// npm run test:agents: install the agent CLIs of this package on first use (~1.6 GB, so not part of
+// `npm ci`), build basis-hooks, then run e2e/run.mjs against the real CLIs.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.dirname(here);
+const step = (cmd, args, cwd) => {
+  const r = spawnSync(cmd, args, { cwd, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+};
+if (!existsSync(path.join(here, 'node_modules', '@anthropic-ai', 'claude-code-linux-x64', 'claude'))) {
+  console.log('test:agents: installing the agent CLIs (first use, ~1.6 GB)');
+  step('npm', ['ci', '--no-audit', '--no-fund'], here);
+}
+step('npm', ['run', 'build'], root);
+step('npm', ['run', 'build-guests'], root);
+step(process.execPath, [path.join(here, 'e2e', 'run.mjs'), ...process.argv.slice(2)], root);

@@ -1,0 +1,117 @@
+import { request } from 'node:http';
+import type { AgentName } from '../integrations/agents/names.js';
+import type { AgentReply } from '../integrations/agents/types.js';
+import { readStdin, write } from './io.js';
+
+/*
+ * `basis-hooks hook --agent X`: what an agent runs as its command hook, per event. The happy path
+ * needs nothing but node:http — the dialects, zod and the runner load only when the server does not
+ * answer (the in-process fallback) or the answer must be a block.
+ */
+
+/** Options of {@link runHookClient}. */
+export interface HookClientOptions {
+  readonly agent: AgentName;
+  /** The server's socket; undefined: do not try a server (`--no-server`). */
+  readonly socket: string | undefined;
+  /** Run the chain in-process when no server answers. */
+  readonly configFile?: string;
+  /** How long to wait for the server to accept, ms. */
+  readonly connectTimeoutMs: number;
+  /** How long to wait for its answer, ms; then block. */
+  readonly timeoutMs: number;
+}
+
+type Sent = { readonly kind: 'reply'; readonly reply: AgentReply } | { readonly kind: 'unreachable'; readonly why: string } | { readonly kind: 'failed'; readonly why: string };
+
+/** POST the event to the server; a reply, or why there is none. */
+function send(options: HookClientOptions, body: string): Promise<Sent> {
+  const socketPath = options.socket;
+  if (socketPath === undefined) return Promise.resolve({ kind: 'unreachable', why: 'no server was asked for (--no-server)' });
+  return new Promise((resolve) => {
+    let connected = false;
+    let settled = false;
+    const done = (sent: Sent): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(connectTimer);
+      clearTimeout(answerTimer);
+      req.destroy();
+      resolve(sent);
+    };
+    const req = request(
+      { socketPath, path: `/v1/hook/${options.agent}`, method: 'POST', headers: { host: 'localhost', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          if (res.statusCode === 200) done({ kind: 'reply', reply: { exit: 0, stdout: text, stderr: '' } });
+          else if (res.statusCode === 409) done({ kind: 'reply', reply: { exit: Number(res.headers['x-basis-exit'] ?? 2) || 2, stdout: '', stderr: text.endsWith('\n') ? text : `${text}\n` } });
+          else done({ kind: 'failed', why: `the hook server answered ${String(res.statusCode)}: ${text.slice(0, 300)}` });
+        });
+        res.on('error', (error) => done({ kind: 'failed', why: `the hook server's answer broke off (${error.message})` }));
+      },
+    );
+    req.on('socket', (socket) => socket.on('connect', () => (connected = true)));
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (!connected) done({ kind: 'unreachable', why: `no hook server at ${options.socket} (${error.code ?? error.message})` });
+      else done({ kind: 'failed', why: `the hook server connection failed (${error.code ?? error.message})` });
+    });
+    const connectTimer = setTimeout(() => {
+      if (!connected) done({ kind: 'unreachable', why: `no hook server accepted on ${options.socket} within ${options.connectTimeoutMs} ms` });
+    }, options.connectTimeoutMs);
+    const answerTimer = setTimeout(() => done({ kind: 'failed', why: `the hook server did not answer within ${options.timeoutMs} ms` }), options.timeoutMs);
+    req.end(body);
+  });
+}
+
+/** The agent's block for a reason. */
+async function block(agent: AgentName, reason: string): Promise<AgentReply> {
+  const { agentDialect } = await import('../integrations/agents/registry.js');
+  return agentDialect(agent).block(reason);
+}
+
+/** Run the chain here: the config loaded, one event answered, the runner closed. */
+async function inProcess(agent: AgentName, configFile: string, body: string): Promise<AgentReply> {
+  const [{ loadConfig }, { createRunner }, { handleAgentEvent }] = await Promise.all([
+    import('../config/load.js'),
+    import('../config/create-runner.js'),
+    import('../integrations/agents/handle.js'),
+  ]);
+  let runner;
+  let toolNames: 'native' | 'canonical' = 'native';
+  try {
+    const config = await loadConfig(configFile);
+    toolNames = config.tool_names ?? 'native';
+    runner = await createRunner(config);
+  } catch (error) {
+    return block(agent, `the config ${configFile} does not load: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    return await handleAgentEvent(runner, agent, body, { toolNames });
+  } finally {
+    await runner.close();
+  }
+}
+
+/**
+ * One event: stdin to the server, its answer to stdout/stderr and the exit status. No server: the
+ * chain in-process with a config, else the agent's block — never the agent's fail-open path (a crash,
+ * exit 1, no output). Resolves to the exit status.
+ */
+export async function runHookClient(options: HookClientOptions): Promise<number> {
+  let reply: AgentReply;
+  try {
+    const body = await readStdin();
+    const sent = await send(options, body);
+    if (sent.kind === 'reply') reply = sent.reply;
+    else if (sent.kind === 'unreachable' && options.configFile !== undefined) reply = await inProcess(options.agent, options.configFile, body);
+    else reply = await block(options.agent, sent.why);
+  } catch (error) {
+    reply = await block(options.agent, `internal error: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (reply.stdout !== '') await write(process.stdout, reply.stdout);
+  if (reply.stderr !== '') process.stderr.write(reply.stderr);
+  return reply.exit;
+}
