@@ -28,6 +28,12 @@ Exit status: 0 when the call ran (whatever was decided); 2 for a usage error, an
 call, or a hook that cannot load.
 `;
 
+/** Paths under the current directory shown relative to it (policies are named by absolute path once loaded). */
+function shorter(text: string): string {
+  const here = `${process.cwd()}/`;
+  return text.split(here).join('');
+}
+
 function explanationLines(explanation: Explanation): string[] {
   const lines = [`       ${explanation.summary}`];
   for (const item of explanation.items) {
@@ -56,7 +62,7 @@ export function formatExplain(report: ExplainReport): string {
         ? `deny: ${outcome.reason}`
         : `allow${outcome.modified ? ' (input modified)' : ''}`
       : `${outcome.decision}${outcome.replaced ? ' (output replaced)' : ''}${outcome.decision === 'deny' ? `: ${String(outcome.output)}` : ''}`;
-  return [`basis-hooks explain: ${outcome.tool_call_id} at ${outcome.event} → ${result}`, '', ...report.hooks.flatMap(hookLines), ''].join('\n');
+  return shorter([`basis-hooks explain: ${outcome.tool_call_id} at ${outcome.event} → ${result}`, '', ...report.hooks.flatMap(hookLines), ''].join('\n'));
 }
 
 /** `basis-hooks explain`: one call, each hook's decision and why. */
