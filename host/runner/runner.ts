@@ -29,6 +29,7 @@ import type { RunnerOptions, RunOptions } from './options.js';
 import { ChainTrail } from './shadow.js';
 import type { HookLogs, InvokeContext } from './transport.js';
 import { askFilter } from './when.js';
+import type { CallFilter } from './matcher.js';
 
 // Options live in options.ts beside the other chain concepts; re-exported for those importing them from here.
 export type { RunOptions, RunnerOptions } from './options.js';
@@ -76,8 +77,10 @@ interface Chain {
 /**
  * The hook chain. Every rule of the contract's chain lives here, once, identical for every transport:
  *
- * - hooks for an event run **serially** in declared order, filtered by their tool matcher; each sees
- *   the state left by the previous one (the input as rewritten so far; the output as replaced so far);
+ * - hooks for an event run **serially** in declared order, filtered by their tool matcher and, at
+ *   their turn, by their `when` (a {@link CallFilter}, asked on the state they would see: false skips
+ *   the hook, a failure is the hook's); each sees the state left by the previous one (the input as
+ *   rewritten so far; the output as replaced so far);
  * - before the call: `allow` → next, `deny` → stop (call denied), `modify` → input replaced, next;
  * - after the call: `allow` → next, `replace` → output (and `is_error` when given) replaced, next,
  *   `deny` → stop, the model sees the reason in place of the output, marked as an error;
