@@ -63,6 +63,12 @@ interface Loaded {
   readonly info: CedarInfo;
 }
 
+/**
+ * Policy sets this process has preparsed, by id (their content's digest): the engine keeps them for
+ * the life of the process, so a second hook of the same files (a reload, a second config) reuses one.
+ */
+const preparsedIds = new Set<string>();
+
 /** The request's exact text, for the decision cache's key. */
 function cacheKey(request: HookRequest, text: RequestText | undefined): string {
   const input = text !== undefined && text.request === request ? text.input : JSON.stringify(request.input);
@@ -110,11 +116,14 @@ export function cedarTransport(options: CedarOptions): CedarTransport {
       const set = await loadPolicySet(engine, files);
       // Preparsed once, by content: a call never parses a policy. Transports with the same files share it.
       const id = `basis-hooks:${set.sha256}`;
-      const preparsed = engine.preparsePolicySet(id, { staticPolicies: set.record });
-      if (preparsed.type === 'failure') throw new HookError('load_failed', `${files.policies}: Cedar could not preparse the policy set: ${preparsed.errors.map((e) => e.message).join('; ')}`);
-      if (set.schema !== undefined) {
-        const schema = engine.preparseSchema(id, set.schema);
-        if (schema.type === 'failure') throw new HookError('load_failed', `${files.schema ?? ''}: Cedar could not preparse the schema: ${schema.errors.map((e) => e.message).join('; ')}`);
+      if (!preparsedIds.has(id)) {
+        const preparsed = engine.preparsePolicySet(id, { staticPolicies: set.record });
+        if (preparsed.type === 'failure') throw new HookError('load_failed', `${files.policies}: Cedar could not preparse the policy set: ${preparsed.errors.map((e) => e.message).join('; ')}`);
+        if (set.schema !== undefined) {
+          const schema = engine.preparseSchema(id, set.schema);
+          if (schema.type === 'failure') throw new HookError('load_failed', `${files.schema ?? ''}: Cedar could not preparse the schema: ${schema.errors.map((e) => e.message).join('; ')}`);
+        }
+        preparsedIds.add(id);
       }
       const info: CedarInfo = {
         sha256: set.sha256,
