@@ -44,6 +44,12 @@ export interface AgentCapabilities {
   readonly post: boolean;
   /** The unit of its hook timeout setting. */
   readonly timeoutUnit: 's' | 'ms';
+  /**
+   * Whether "no objection" is no output at all (exit 0, empty stdout). False where every answer is
+   * JSON (Cline's `{"cancel": false}`, Cursor's `{"permission": "allow"}`): there an empty answer is
+   * a broken client, and the installed script blocks instead of passing it on.
+   */
+  readonly silentAllow: boolean;
 }
 
 /** One agent's hook protocol, both ways round. */

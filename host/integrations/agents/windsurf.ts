@@ -21,7 +21,7 @@ export const windsurfAgent: AgentDialect = {
   name: 'windsurf',
   title: 'Windsurf (Cascade)',
   checked: 'Windsurf Cascade hooks docs (docs.windsurf.com/windsurf/cascade/hooks); not run here',
-  capabilities: { modify: 'block', replace: 'none', postDeny: 'none', post: true, timeoutUnit: 's' },
+  capabilities: { modify: 'block', replace: 'none', postDeny: 'none', post: true, timeoutUnit: 's', silentAllow: true },
   read(value): ReadAgentEvent {
     const parsed = WindsurfEvent.safeParse(value);
     if (!parsed.success) return { ok: false, problem: `invalid Windsurf hook event: ${formatIssues(describeIssues(parsed.error, value))}` };

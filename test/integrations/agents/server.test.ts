@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settingsCommand } from '../../../host/integrations/agents/install/script.js';
 import { CLI } from '../../helpers/mcp.js';
 
 /* `basis-hooks serve`, `hook --agent` and `install --agent`, as processes. */
@@ -174,7 +175,7 @@ describe('install', () => {
     expect(await readFile(settingsFile, 'utf8')).toBe(once);
     const settings = JSON.parse(once) as typeof theirs & { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
     expect(settings.permissions).toEqual(theirs.permissions);
-    expect(settings.hooks['PreToolUse']?.map((g) => g.hooks[0]?.command)).toEqual(['their-guard.sh', 'sh "$CLAUDE_PROJECT_DIR/.basis-hooks/hook.sh" claude-code']);
+    expect(settings.hooks['PreToolUse']?.map((g) => g.hooks[0]?.command)).toEqual(['their-guard.sh', settingsCommand('claude-code', { kind: 'var', name: 'CLAUDE_PROJECT_DIR' })]);
     expect((await run(['uninstall', '--agent', 'claude-code', '--config', policy, '--project', project])).code).toBe(0);
     expect(JSON.parse(await readFile(settingsFile, 'utf8'))).toEqual(theirs);
   });
@@ -212,7 +213,7 @@ describe('install', () => {
     }
     const down = await sh(script, ['claude-code'], CLAUDE_PRE, process.env);
     expect(down.code).toBe(0);
-    expect(JSON.parse(down.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('did not answer') as unknown } });
+    expect(JSON.parse(down.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('could not decide') as unknown } });
     expect(JSON.parse((await sh(script, ['cline'], '{}', process.env)).stdout)).toMatchObject({ cancel: true });
     expect((await sh(script, ['kiro'], '{}', process.env)).code).toBe(2);
     // No curl at all: still the block.
