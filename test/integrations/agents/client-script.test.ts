@@ -163,7 +163,7 @@ describe('one policy in all nine agents: what install writes decides each agent\
       expect(blocksIn(agent, denied), `${agent} (in-process): ${JSON.stringify(denied)}`).toBe(true);
       expect(denied.stdout + denied.stderr, agent).toContain(REASON);
     }
-  });
+  }, 300_000);
 
   it('the same policy as a command hook (hooks.command.json), in-process: the same decisions', async () => {
     for (const agent of ['claude-code', 'cline', 'windsurf'] as const) {
@@ -176,7 +176,7 @@ describe('one policy in all nine agents: what install writes decides each agent\
       expect(denied.stdout + denied.stderr).toContain(REASON);
       expect(allows(agent, asReply(await runCommand(agent, command, echoEvent(agent), project, project)))).toBe(true);
     }
-  });
+  }, 120_000);
 });
 
 describe('the installed client blocks on every path that cannot decide', () => {
@@ -253,7 +253,7 @@ describe('the command in the agent\'s settings', () => {
       expect(blocksIn(agent, missing), `${agent} missing: ${JSON.stringify(missing)}`).toBe(true);
       expect(missing.stdout + missing.stderr).toContain('was not found');
     }
-  });
+  }, 120_000);
 
   it('--scope user: the client in the home directory, the project\'s own install found from the hook\'s directory', async () => {
     const home = path.join(dir, 'userhome');

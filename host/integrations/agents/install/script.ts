@@ -60,6 +60,8 @@ export interface ClientScriptOptions {
 function launcher(command: string | undefined): string {
   if (command !== undefined) return `local_hook() { ${command} hook "$@"; }`;
   return `local_hook() {
+  # The common case first, without a fork: the package installed in the project the script sits in.
+  if [ -f "$here/../node_modules/basis-hooks/dist/cli/hook/main.js" ]; then node "$here/../node_modules/basis-hooks/dist/cli/hook/main.js" "$@"; return; fi
   for start in "$here/.." "$PWD"; do
     d=$(CDPATH= cd -- "$start" 2>/dev/null && pwd) || continue
     while :; do
@@ -99,7 +101,8 @@ export function clientScript(options: ClientScriptOptions): string {
 # Sends the event to the resident server (basis-hooks serve); with no server, runs the chain here;
 # when neither can answer, prints the agent's own block. Every failure blocks.
 agent="$1"
-here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
+# The script's directory, as invoked (no fork: each one costs a cold start's milliseconds).
+case "$0" in */*) here="\${0%/*}" ;; *) here=. ;; esac
 sock="\${BASIS_HOOKS_SOCKET:-${socket}}"
 if [ -z "$sock" ]; then
   if [ -n "$XDG_RUNTIME_DIR" ]; then sock="$XDG_RUNTIME_DIR/basis-hooks/hooks.sock"; else sock="\${TMPDIR:-/tmp}/basis-hooks-$(id -u)/hooks.sock"; fi
@@ -115,9 +118,14 @@ case "$agent" in ${exit2Agents().join('|')}) exit2=1 ;; *) exit2=0 ;; esac
 case "$agent" in ${jsonOnlyAgents().join('|')}) json_only=1 ;; *) json_only=0 ;; esac
 ${launcher(options.command)}
 event=$(cat)
-out=$(printf '%s' "$event" | curl -sS --fail-with-body --connect-timeout 1 --max-time ${String(options.timeoutSeconds)} --unix-socket "$sock" \\
-  -H 'Content-Type: application/json' --data-binary @- "http://localhost/v1/hook/$agent" 2>/dev/null)
-rc=$?
+# No socket file: no server, and no curl to start.
+if [ -S "$sock" ]; then
+  out=$(printf '%s' "$event" | curl -sS --fail-with-body --connect-timeout 1 --max-time ${String(options.timeoutSeconds)} --unix-socket "$sock" \\
+    -H 'Content-Type: application/json' --data-binary @- "http://localhost/v1/hook/$agent" 2>/dev/null)
+  rc=$?
+else
+  rc=7
+fi
 if [ $rc -eq 0 ] && { [ -n "$out" ] || [ $json_only -eq 0 ]; }; then printf '%s' "$out"; exit 0; fi
 # An HTTP error: the 409 of an exit-2 agent is its answer; for every other agent it is a refusal.
 if [ $rc -eq 22 ] && [ $exit2 -eq 1 ]; then printf '%s\\n' "\${out:-basis-hooks: blocked}" >&2; exit 2; fi
