@@ -59,8 +59,16 @@ export const TOOL_TABLES: Readonly<Record<AgentName, readonly ToolRow[]>> = {
     row('edit', 'edit_file', { path: 'path', old_text: 'old_str', new_text: 'new_str' }),
     row('web_fetch', 'web_fetch', { url: 'url' }),
   ],
-  qwen: [row('run_shell_command', 'shell', { command: 'command', cwd: 'directory' })],
-  cline: [row('run_commands', 'shell', { command: 'commands' }, 'commands')],
+  // Qwen Code 0.15.10's tool schemas (cli.js: ToolNames, ShellTool, ReadFileTool, WriteFileTool, EditTool, WebFetchTool).
+  qwen: [
+    row('run_shell_command', 'shell', { command: 'command', cwd: 'directory' }),
+    row('read_file', 'read_file', { path: 'file_path' }),
+    row('write_file', 'write_file', { path: 'file_path', content: 'content' }),
+    row('edit', 'edit_file', { path: 'file_path', old_text: 'old_string', new_text: 'new_string' }),
+    row('web_fetch', 'web_fetch', { url: 'url' }),
+  ],
+  // Cline 3.0.65 (@cline/core): run_commands takes a list; editor edits or creates one file.
+  cline: [row('run_commands', 'shell', { command: 'commands' }, 'commands'), row('editor', 'edit_file', { path: 'path', old_text: 'old_text', new_text: 'new_text' })],
   cursor: [row('Shell', 'shell', { command: 'command', cwd: 'cwd' }), row('Read', 'read_file', { path: 'file_path' })],
   windsurf: [
     row('run_command', 'shell', { command: 'command', cwd: 'cwd' }),

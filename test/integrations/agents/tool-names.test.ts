@@ -1,11 +1,14 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HookRunner, interceptorTransport } from '../../../host/index.js';
 import { AGENT_NAMES, TOOL_TABLES, fromCanonical, handleAgentEvent, mcpAmbiguity, mcpNameFor, toCanonical } from '../../../host/integrations/agents/index.js';
 import { blocksIn, preEvent } from '../../helpers/agents.js';
+import { ROOT } from '../../helpers/guests.js';
 
 /* One vocabulary for tools: every row of every agent's table round-trips, and a rewrite keeps what the canonical shape does not carry. */
 
-const SAMPLE_VALUE: Record<string, unknown> = { command: 'ls -la', file_path: '/repo/a.txt', path: '/repo/a.txt', content: 'hi', old_string: 'a', new_string: 'b', old_str: 'a', new_str: 'b', file_text: 'hi', url: 'https://example.com', query: 'q', dir_path: '/repo', directory: '/repo', cwd: '/repo', edits: [{ old: 'a', new: 'b' }], commands: ['ls -la'] };
+const SAMPLE_VALUE: Record<string, unknown> = { command: 'ls -la', file_path: '/repo/a.txt', path: '/repo/a.txt', content: 'hi', old_string: 'a', new_string: 'b', old_str: 'a', new_str: 'b', file_text: 'hi', url: 'https://example.com', query: 'q', dir_path: '/repo', directory: '/repo', cwd: '/repo', edits: [{ old: 'a', new: 'b' }], commands: ['ls -la'], old_text: 'a', new_text: 'b' };
 
 describe('canonical tool names: a round trip per row', () => {
   for (const agent of AGENT_NAMES) {
@@ -82,5 +85,14 @@ describe('MCP names that do not say where the server ends', () => {
     const event = JSON.stringify({ agent_action_name: 'pre_mcp_tool_use', trajectory_id: 't', execution_id: 'e', tool_info: { mcp_server_name: 'my_db', mcp_tool_name: 'run_query', mcp_tool_arguments: {} } });
     await handleAgentEvent(chain, 'windsurf', event, { toolNames: 'canonical' });
     expect(seen).toEqual(['mcp/my_db/run_query']);
+  });
+});
+
+describe('the docs print every table', () => {
+  it('each agent\'s page has a row for every row of its table (docs/agents/<agent>.md)', () => {
+    for (const agent of AGENT_NAMES) {
+      const page = readFileSync(path.join(ROOT, 'docs', 'agents', `${agent}.md`), 'utf8');
+      for (const row of TOOL_TABLES[agent]) expect(page, `${agent}: ${row.native}`).toContain(`| \`${row.native}\` | \`${row.canonical}\` |`);
+    }
   });
 });
