@@ -96,6 +96,23 @@ describe('serve and hook', () => {
     await expect(stat(socket)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('SIGTERM answers the events in flight first: an event whose hook is still running gets its decision, then serve exits 0', async () => {
+    const file = path.join(dir, 'slow.json');
+    const mark = path.join(dir, 'slow.started');
+    const slow = `cat >/dev/null; : > '${mark}'; sleep 1; printf '%s\\n' '${JSON.stringify({ decision: 'deny', reason: 'answered while stopping' })}'`;
+    await writeFile(file, JSON.stringify({ hook_schema: 1, hooks: [{ name: 'slow', event: 'pre_tool_use', command: ['sh', '-c', slow] }] }));
+    const socket = path.join(dir, 'run-slow', 'hooks.sock');
+    const server = await startServe(file, socket);
+    const exited = new Promise<number | null>((resolve) => server.child.once('exit', resolve));
+    const inFlight = run(['hook', '--agent', 'claude-code', '--socket', socket], CLAUDE_PRE);
+    await until(async () => (await stat(mark).catch(() => undefined)) !== undefined);
+    server.child.kill('SIGTERM');
+    const answered = await inFlight;
+    expect(JSON.parse(answered.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'answered while stopping' } });
+    expect(await exited).toBe(0);
+    expect(server.log()).toContain('answering the events in flight');
+  });
+
   it('refuses to take over a socket another server answers on', async () => {
     const file = path.join(dir, 'allow.json');
     await writeFile(file, config({ decision: 'allow' }));
@@ -220,6 +237,24 @@ describe('install', () => {
     const noCurl = await sh(script, ['gemini'], '{}', { PATH: '/usr/bin/nonexistent:/bin' });
     expect(JSON.parse(noCurl.stdout)).toMatchObject({ decision: 'deny' });
   });
+});
+
+describe('a post-call replacement the agent cannot apply is reported at install and check time', () => {
+  it('install says so for every agent that cannot apply it; check --agent exits 1 exactly where it is not enforced', async () => {
+    const file = path.join(dir, 'with-post.json');
+    await writeFile(file, JSON.stringify({ hook_schema: 1, hooks: [{ name: 'pre', event: 'pre_tool_use', command: ['sh', '-c', answer({ decision: 'allow' })] }, { name: 'post', event: 'post_tool_use', command: ['sh', '-c', answer({ decision: 'allow' })] }] }));
+    const { AGENT_NAMES, agentDialect } = await import('../../../host/integrations/agents/index.js');
+    for (const agent of AGENT_NAMES) {
+      const caps = agentDialect(agent).capabilities;
+      const dry = await run(['install', '--agent', agent, '--config', file, '--project', path.join(dir, 'notes', agent), '--dry-run', '--codex-bin', 'false']);
+      expect(dry.code, agent).toBe(0);
+      const notes = dry.stdout.split('\n').filter((l) => l.startsWith('note:')).join('\n');
+      if (caps.replace !== 'apply' && caps.replace !== 'as_error') expect(notes, agent).toMatch(/result/);
+      const checked = await run(['check', '--config', file, '--agent', agent]);
+      const notEnforced = ['annotate', 'none'].includes(caps.replace) || ['annotate', 'none'].includes(caps.postDeny);
+      expect(checked.code, agent).toBe(notEnforced ? 1 : 0);
+    }
+  }, 120_000);
 });
 
 describe('check --agent', () => {
