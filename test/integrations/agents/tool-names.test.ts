@@ -96,3 +96,29 @@ describe('the docs print every table', () => {
     }
   });
 });
+
+describe('a canonical rewrite goes back to each agent in its own shape (through handleAgentEvent)', () => {
+  const seen: Array<{ tool: string; input: unknown }> = [];
+  const rewrite = new HookRunner([
+    { name: 'rw', event: 'pre_tool_use', transport: interceptorTransport((r) => (seen.push({ tool: r.tool_name, input: r.input }), { decision: 'modify', input: { ...(r.input as object), command: 'echo rewritten' } })) },
+  ]);
+  const answer = async (agent: 'claude-code' | 'codex' | 'gemini' | 'copilot' | 'cline' | 'qwen'): Promise<{ reply: Awaited<ReturnType<typeof handleAgentEvent>>; hookSaw: { tool: string; input: unknown } }> => {
+    seen.length = 0;
+    const reply = await handleAgentEvent(rewrite, agent, preEvent(agent), { toolNames: 'canonical' });
+    return { reply, hookSaw: seen[0] as { tool: string; input: unknown } };
+  };
+
+  it('the hook sees shell {command}; each agent gets its own fields back, the ones the canonical shape lacks kept', async () => {
+    const claude = await answer('claude-code');
+    expect(claude.hookSaw).toEqual({ tool: 'shell', input: { command: 'rm -rf ./victim' } });
+    expect(JSON.parse(claude.reply.stdout).hookSpecificOutput.updatedInput).toEqual({ ...(JSON.parse(preEvent('claude-code')) as { tool_input: object }).tool_input, command: 'echo rewritten' });
+    expect(JSON.parse((await answer('codex')).reply.stdout).hookSpecificOutput.updatedInput).toEqual({ command: 'echo rewritten' });
+    expect(JSON.parse((await answer('gemini')).reply.stdout).hookSpecificOutput.tool_input).toEqual({ command: 'echo rewritten', description: 'delete victim' });
+    expect(JSON.parse((await answer('copilot')).reply.stdout).modifiedArgs).toEqual({ command: 'echo rewritten', description: 'delete victim' });
+    const cline = await answer('cline');
+    expect(cline.hookSaw).toEqual({ tool: 'shell', input: { command: 'rm -rf ./victim' } });
+    expect(JSON.parse(cline.reply.stdout)).toEqual({ cancel: false, overrideInput: { commands: ['echo rewritten'] } });
+    // Qwen cannot apply it: blocked, never the original.
+    expect(blocksIn('qwen', (await answer('qwen')).reply)).toBe(true);
+  });
+});
