@@ -6,6 +6,9 @@ import { blockStatements, clientScript, CLIENT_SCRIPT, MISSING_SCRIPT_REASON, OU
 import { jsonText, mergeEventGroups, readJsonObject, type FileChange, InstallError } from './files.js';
 import { readFile } from 'node:fs/promises';
 
+/** The description of the Kiro agent config install writes (how uninstall recognises an untouched one). */
+const KIRO_AGENT_DESCRIPTION = 'The default tools, guarded by basis-hooks';
+
 /** Options of {@link planInstall}. */
 export interface InstallOptions {
   readonly agent: AgentName;
@@ -240,7 +243,10 @@ export async function planInstall(input: InstallOptions): Promise<InstallPlan> {
       if (HOOKS_OF(options.config, 'pre_tool_use').length > 0) ours['preToolUse'] = [{ matcher: '*', command, timeout_ms }];
       const agentFile = await readJsonObject(file);
       const hooks = typeof agentFile['hooks'] === 'object' && agentFile['hooks'] !== null ? (agentFile['hooks'] as Record<string, unknown>) : {};
-      changes.push({ kind: 'write', file, text: jsonText({ name: 'basis-hooks', description: 'The default tools, guarded by basis-hooks', ...agentFile, hooks: mergeEventGroups(hooks, ours, OURS, undefined) }) });
+      const next = { name: 'basis-hooks', description: KIRO_AGENT_DESCRIPTION, ...agentFile, hooks: mergeEventGroups(hooks, ours, OURS, undefined) };
+      // The agent file is ours: uninstall removes it when nothing but what install wrote is left in it.
+      const onlyOurs = Object.keys(next).every((k) => k === 'name' || k === 'description' || k === 'hooks') && next.name === 'basis-hooks' && next.description === KIRO_AGENT_DESCRIPTION && Object.keys(next.hooks).length === 0;
+      changes.push(input.uninstall === true && onlyOurs ? { kind: 'remove', file } : { kind: 'write', file, text: jsonText(next) });
       // Kiro CLI 3.x (and the IDE 1.x) read standalone, versioned hook files in .kiro/hooks/, for every
       // agent of the workspace; their timeout is in seconds. Ours is its own file.
       const v3 = path.join(root, '.kiro', 'hooks', 'basis-hooks.json');
