@@ -143,6 +143,28 @@ describe('serve and hook', () => {
   });
 });
 
+describe('the agents\' project-directory variables in --config (a committed setting, expanded by our CLI)', () => {
+  it('hook and claude-code expand $CLAUDE_PROJECT_DIR / ${GEMINI_PROJECT_DIR} even where no shell does (single quotes, exec form); unset, the agent\'s block names it', async () => {
+    const file = path.join(dir, 'proj-var', 'deny.json');
+    await (await import('node:fs/promises')).mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, config({ decision: 'deny', reason: 'from the project' }));
+    const env = { ...process.env, CLAUDE_PROJECT_DIR: path.dirname(file), GEMINI_PROJECT_DIR: path.dirname(file) };
+    const viaHook = await run(['hook', '--agent', 'claude-code', '--config', '$CLAUDE_PROJECT_DIR/deny.json', '--no-server'], CLAUDE_PRE, env);
+    expect(JSON.parse(viaHook.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecisionReason: 'from the project' } });
+    const braced = await run(['hook', '--agent', 'gemini', '--config', '${GEMINI_PROJECT_DIR}/deny.json', '--no-server'], JSON.stringify({ hook_event_name: 'BeforeTool', cwd: '/tmp', tool_name: 'run_shell_command', tool_input: { command: 'x' } }), env);
+    expect(JSON.parse(braced.stdout)).toEqual({ decision: 'deny', reason: 'from the project' });
+    const viaBridge = await run(['claude-code', '--config', '$CLAUDE_PROJECT_DIR/deny.json'], CLAUDE_PRE, env);
+    expect(JSON.parse(viaBridge.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecisionReason: 'from the project' } });
+    const { CLAUDE_PROJECT_DIR: _unset, ...without } = env;
+    const unset = await run(['hook', '--agent', 'cline', '--config', '$CLAUDE_PROJECT_DIR/deny.json', '--no-server'], '{}', without);
+    expect(unset.code).toBe(0);
+    expect(JSON.parse(unset.stdout)).toMatchObject({ cancel: true, errorMessage: expect.stringContaining('$CLAUDE_PROJECT_DIR, which is not set') as unknown });
+    const unsetBridge = await run(['claude-code', '--config', '$CLAUDE_PROJECT_DIR/deny.json'], CLAUDE_PRE, without);
+    expect(unsetBridge.code).toBe(2);
+    expect(unsetBridge.stderr).toContain('CLAUDE_PROJECT_DIR, which is not set');
+  });
+});
+
 describe('serve --listen (loopback TCP)', () => {
   it('needs a token; answers with it, blocks without it, refuses browser requests', async () => {
     const file = path.join(dir, 'tcp.json');
