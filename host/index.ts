@@ -21,6 +21,7 @@ export {
 } from './transports/component/index.js';
 export * from './config/index.js';
 export * from './audit/index.js';
+export * from './telemetry/index.js';
 export { TestCase, Expectation, parseCases, type ParsedCases, type LocatedCase } from './cases/index.js';
 // The authoring kit (init, build, inspect, test) is its own entry, `basis-hooks/kit`: running hooks
 // never loads a toolchain, and a test checks that nothing here imports it.

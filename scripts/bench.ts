@@ -12,7 +12,7 @@
  *                                      of where a hook can live (<!-- bench:summary:start --> … :end -->)
  *   tsx scripts/bench.ts --quick       few samples (smoke test); the figures are not worth quoting
  *   tsx scripts/bench.ts --from FILE   render a results file again instead of measuring
- *   tsx scripts/bench.ts --no-clients  skip the MCP, Claude Code and framework tables (printed beside the result, not in it)
+ *   tsx scripts/bench.ts --no-clients  skip the MCP, Claude Code, OpenTelemetry and framework tables (printed beside the result, not in it)
  *   tsx scripts/bench.ts --cache-dir D the transpile cache of the component cases (default .cache/bench)
  *
  * The documented performance figures are only ever written by --write-docs from one results file
@@ -46,6 +46,7 @@ import { benchFrameworks, frameworksReport } from './bench/frameworks.js';
 import { COLD_START_GUESTS, ROOT, guestById } from './bench/guests.js';
 import { computeRatios } from './bench/ratios.js';
 import { benchMcp, mcpReport } from './bench/mcp.js';
+import { benchTelemetry, telemetryReport } from './bench/telemetry.js';
 import { PERFORMANCE_PAGE, SUMMARY_END, SUMMARY_PAGE, SUMMARY_START, markdownReport, replaceBlock, summaryTable, textReport } from './bench/report.js';
 import { BenchResultSchema, BlockSchema, type BenchResult, type Block } from './bench/result.js';
 import { round } from './bench/stats.js';
@@ -199,7 +200,9 @@ async function main(): Promise<void> {
     progress(`rewrote the generated table of ${readme}`);
   }
   // The clients (MCP gateway, Claude Code bridge) report beside the main result, not in its JSON.
-  const clients = clientsToo ? `\n${mcpReport(await benchMcp(values.quick === true, progress))}\n${claudeCodeReport(await benchClaudeCode(values.quick === true, progress))}\n${agentsReport(await benchAgents(values.quick === true, progress))}` : '';
+  const clients = clientsToo
+    ? `\n${mcpReport(await benchMcp(values.quick === true, progress))}\n${claudeCodeReport(await benchClaudeCode(values.quick === true, progress))}\n${agentsReport(await benchAgents(values.quick === true, progress))}\n${telemetryReport(await benchTelemetry(values.quick === true, progress))}`
+    : '';
   const human = `${textReport(result)}${values.markdown === true ? `\n${markdownReport(result)}` : ''}${clients}`;
   if (values.json === true) {
     process.stderr.write(human);

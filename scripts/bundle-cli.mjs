@@ -9,7 +9,8 @@
  *   dist/cli/ (~50 ms less per start: `--help` 220 → 170 ms, `check` 460 → 400 ms).
  *
  * What is only needed sometimes stays out of the startup path as lazy chunks (the component transport,
- * the kit, the MCP gateway, the HTTP server). Every package but zod stays in node_modules: jco, the
+ * the kit, the MCP gateway, the HTTP server, the OTLP exporters). Every package but zod and the
+ * OpenTelemetry API stays in node_modules: the OpenTelemetry SDK, jco, the
  * preview2 shim, the MCP SDK, and the kit's toolchains, which are optional peers loaded on demand.
  * Both outputs sit two directories below the package root, as every module of dist/ does, so a
  * module's `new URL('../../…', import.meta.url)` still finds the root; the worker entry of the
@@ -45,12 +46,18 @@ function workerEntryRewrite(outdir) {
   };
 }
 
-/** Every package import stays external except zod's (a bare specifier is a package; `node:` ones are Node's). */
+/**
+ * Every package import stays external except zod's and the OpenTelemetry API's (a bare specifier is a
+ * package; `node:` ones are Node's): both are loaded by every command, and each is dozens of files.
+ * A bundled copy of the API works with the SDK's own copy in node_modules (when a command exports):
+ * the API keeps its registrations on `globalThis`, under a key shared by every copy of one major version.
+ */
+const BUNDLED = ['zod', '@opentelemetry/api'];
 const packagesButZod = {
   name: 'packages-but-zod',
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.path === 'zod' || args.path.startsWith('zod/')) return undefined;
+      if (BUNDLED.some((name) => args.path === name || args.path.startsWith(`${name}/`))) return undefined;
       return { path: args.path, external: true };
     });
   },

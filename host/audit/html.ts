@@ -1,20 +1,22 @@
-import type { AuditSummary, Histogram, HookSummary } from './summary.js';
+import type { AgentSummary, AuditSummary, Histogram, HookSummary, LatencySplit } from './summary.js';
 import { formatMs } from './stats.js';
 
 /*
- * One self-contained page: inline CSS and inline SVG, no script, no external resource of any kind —
- * and a Content-Security-Policy that forbids loading one, so the page shows the same thing offline, in
- * a mail attachment or behind an air gap. Every text from the stream (hook and tool names, failure
- * codes) is escaped: hooks are third-party code and their names are not trusted.
+ * One self-contained page: inline CSS and inline SVG, no external resource of any kind — and a
+ * Content-Security-Policy that forbids loading one, so the page shows the same thing offline, in a
+ * mail attachment or behind an air gap. Every text from the stream (hook, tool and agent names,
+ * reasons, failure codes) is escaped: hooks are third-party code and what they say is not trusted.
+ * This module renders the summary's sections; page.ts adds the investigation table and its script.
  */
 
 const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-function esc(text: string): string {
+/** Text as HTML (element content and quoted attribute values). */
+export function esc(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 }
 
-const STYLE = `
+export const STYLE = `
 :root { color-scheme: light; --fg: #1d232a; --muted: #5b6670; --line: #d8dee4; --bar: #3b6fb6; --deny: #b42318; --rewrite: #8a5a00; --shadow: #6941c6; }
 * { box-sizing: border-box; }
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: var(--fg); margin: 2rem auto; max-width: 1100px; padding: 0 1rem; }
@@ -37,6 +39,14 @@ figcaption { font-weight: 600; margin-bottom: .3rem; font-family: ui-monospace, 
 svg text { font: 10px system-ui, sans-serif; fill: var(--muted); }
 svg rect.bar { fill: var(--bar); }
 .note { color: var(--muted); font-size: .85rem; }
+.filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin: .5rem 0; }
+.filters label { display: flex; flex-direction: column; font-size: .8rem; color: var(--muted); }
+.filters select, .filters input[type=search] { font: inherit; max-width: 16rem; }
+.scroll { overflow-x: auto; }
+#f-table th, #f-table td { text-align: left; white-space: nowrap; }
+#f-table td.reason { white-space: normal; min-width: 18rem; }
+#f-count { font-weight: 600; }
+svg#timeline text { font: 10px system-ui, sans-serif; fill: var(--muted); }
 `;
 
 /** Options of {@link renderAuditHtml}. */
@@ -45,39 +55,59 @@ export interface AuditHtmlOptions {
   readonly title?: string;
 }
 
-/**
- * The summary as one self-contained HTML page: the per-hook and per-tool tables of `basis-hooks
- * audit`, and a latency histogram per hook (inline SVG, logarithmic bins).
- */
-export function renderAuditHtml(summary: AuditSummary, options: AuditHtmlOptions = {}): string {
-  const title = options.title ?? 'basis-hooks audit';
-  const span = summary.from === undefined ? 'no events' : `${esc(summary.from)} → ${esc(summary.to ?? summary.from)}`;
-  const skipped =
-    summary.skipped_count === 0
-      ? ''
-      : `<p class="note">${summary.skipped_count} line(s) not read: ${summary.skipped.slice(0, 3).map((s) => `line ${s.line}: ${esc(s.problem)}`).join('; ')}${summary.skipped_count > 3 ? '; …' : ''}</p>`;
+/** The page's head, up to and including `<body>`; `script` is the CSP source of the one script allowed, if any. */
+export function pageHead(title: string, script?: string): string {
+  const scripts = script === undefined ? '' : `; script-src ${script}`;
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:${scripts}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title>
 <style>${STYLE}</style>
 </head>
 <body>
-<h1>${esc(title)}</h1>
+`;
+}
+
+/** The title, the stream's span and what was not read. */
+export function summaryHeader(title: string, summary: AuditSummary): string {
+  const span = summary.from === undefined ? 'no events' : `${esc(summary.from)} → ${esc(summary.to ?? summary.from)}`;
+  const skipped =
+    summary.skipped_count === 0
+      ? ''
+      : `<p class="note">${summary.skipped_count} line(s) not read: ${summary.skipped.slice(0, 3).map((s) => `line ${s.line}: ${esc(s.problem)}`).join('; ')}${summary.skipped_count > 3 ? '; …' : ''}</p>`;
+  return `<h1>${esc(title)}</h1>
 <p class="meta">${esc(summary.source)} · ${summary.events} events · ${summary.chains} chains · ${span}</p>
-${skipped}
-<h2>Hooks</h2>
+${skipped}`;
+}
+
+/** The per-hook, per-tool and per-agent tables and the latency histograms. */
+export function summarySections(summary: AuditSummary): string {
+  return `<h2>Hooks</h2>
+<p class="note">Warm calls are what a running host pays; a hook's cold start is its first call in a runner (a process's first event, a component's first instance).</p>
 ${hooksTable(summary.hooks)}
 <h2>Tools</h2>
 ${toolsTable(summary)}
+<h2>Agents</h2>
+${agentsTable(summary.agents)}
 <h2>Latency per hook</h2>
 <p class="note">Calls per latency bin (4 bins per decade, logarithmic). The dashed line is the p50, the dotted one the p99.</p>
 <div class="hists">
 ${summary.hooks.map(histogramFigure).join('\n')}
-</div>
+</div>`;
+}
+
+/**
+ * The summary as one self-contained HTML page, without a script: the per-hook, per-tool and per-agent
+ * tables of `basis-hooks audit`, and a latency histogram per hook (inline SVG, logarithmic bins).
+ * `basis-hooks audit --html` writes the fuller page of {@link writeAuditPage}.
+ */
+export function renderAuditHtml(summary: AuditSummary, options: AuditHtmlOptions = {}): string {
+  const title = options.title ?? 'basis-hooks audit';
+  return `${pageHead(title)}${summaryHeader(title, summary)}
+${summarySections(summary)}
 </body>
 </html>
 `;
@@ -88,24 +118,43 @@ function num(n: number, cls = ''): string {
   return cls === '' ? `<td>${n}</td>` : `<td class="${cls}">${n}</td>`;
 }
 
-function hooksTable(hooks: readonly HookSummary[]): string {
+export function hooksTable(hooks: readonly HookSummary[]): string {
   if (hooks.length === 0) return '<p class="note">No hook decided anything in this stream.</p>';
   const rows = hooks.map((h) => {
     const failures = Object.entries(h.failures)
       .map(([code, count]) => `${esc(code)} ${String(count)}`)
       .join(', ');
     const tag = h.mode === 'enforce' ? '' : `<span class="tag">${h.mode}</span>`;
-    return `<tr data-hook="${esc(h.hook)}"><td class="name">${esc(h.hook)}${tag}</td>${num(h.calls)}${num(h.decisions.allow)}${num(h.decisions.deny, 'deny')}${num(h.decisions.modify, 'rewrite')}${num(h.decisions.replace, 'rewrite')}<td class="failures">${failures === '' ? '<span class="zero">none</span>' : failures}</td><td>${formatMs(h.p50_ms)}</td><td>${formatMs(h.p99_ms)}</td></tr>`;
+    return `<tr data-hook="${esc(h.hook)}"><td class="name">${esc(h.hook)}${tag}</td>${num(h.calls)}${num(h.decisions.allow)}${num(h.decisions.deny, 'deny')}${num(h.decisions.modify, 'rewrite')}${num(h.decisions.replace, 'rewrite')}<td class="failures">${failures === '' ? '<span class="zero">none</span>' : failures}</td><td>${formatMs(h.p50_ms)}</td><td>${formatMs(h.p99_ms)}</td>${latency(h.warm, 'warm')}${latency(h.cold, 'cold')}</tr>`;
   });
   return `<table id="hooks">
-<thead><tr><th>hook</th><th>calls</th><th>allow</th><th>deny</th><th>modify</th><th>replace</th><th>failures</th><th>p50</th><th>p99</th></tr></thead>
+<thead><tr><th>hook</th><th>calls</th><th>allow</th><th>deny</th><th>modify</th><th>replace</th><th>failures</th><th>p50</th><th>p99</th><th>warm p50</th><th>warm p99</th><th>cold p50</th><th>cold p99</th></tr></thead>
 <tbody>
 ${rows.join('\n')}
 </tbody>
 </table>`;
 }
 
-function toolsTable(summary: AuditSummary): string {
+/** p50 and p99 of some calls, with how many in the title. */
+function latency(split: LatencySplit, kind: 'warm' | 'cold'): string {
+  const title = `title="${split.calls} ${kind} call${split.calls === 1 ? '' : 's'}"`;
+  return `<td class="${kind}" ${title}>${formatMs(split.p50_ms)}</td><td class="${kind}" ${title}>${formatMs(split.p99_ms)}</td>`;
+}
+
+export function agentsTable(agents: readonly AgentSummary[]): string {
+  if (agents.length === 0) return '<p class="note">No chain was decided in this stream.</p>';
+  const rows = agents.map(
+    (a) => `<tr data-agent="${esc(a.agent)}"><td class="name">${esc(a.agent)}</td>${num(a.chains)}${num(a.denied, 'deny')}${num(a.modified, 'rewrite')}${num(a.replaced, 'rewrite')}${num(a.failures, 'deny')}${num(a.tools)}${num(a.workspaces)}</tr>`,
+  );
+  return `<table id="agents">
+<thead><tr><th>agent</th><th>chains</th><th>denied</th><th>input rewritten</th><th>output replaced</th><th>hook failures</th><th>tools</th><th>workspaces</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody>
+</table>`;
+}
+
+export function toolsTable(summary: AuditSummary): string {
   if (summary.tools.length === 0) return '<p class="note">No chain was decided in this stream.</p>';
   const rows = summary.tools.map(
     (t) => `<tr data-tool="${esc(t.tool)}"><td class="name">${esc(t.tool)}</td>${num(t.chains)}${num(t.denied, 'deny')}${num(t.modified, 'rewrite')}${num(t.replaced, 'rewrite')}</tr>`,
@@ -122,7 +171,7 @@ const W = 320;
 const H = 150;
 const PAD = { left: 34, right: 8, top: 10, bottom: 28 };
 
-function histogramFigure(hook: HookSummary): string {
+export function histogramFigure(hook: HookSummary): string {
   return `<figure class="hist" data-hook="${esc(hook.hook)}"><figcaption>${esc(hook.hook)}${hook.mode === 'enforce' ? '' : ` <span class="tag">${hook.mode}</span>`}</figcaption>
 ${histogramSvg(hook.histogram, hook.p50_ms, hook.p99_ms, hook.hook)}
 <div class="note">${hook.calls} call${hook.calls === 1 ? '' : 's'} · p50 ${formatMs(hook.p50_ms)} · p99 ${formatMs(hook.p99_ms)} · max ${formatMs(hook.max_ms)}</div></figure>`;

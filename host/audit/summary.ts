@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { AUDIT_SCHEMA_VERSION, AuditEvent } from '../contract/audit.js';
+import { AUDIT_SCHEMA_VERSION, AuditEvent, GatewayAuditEvent } from '../contract/audit.js';
 import type { HookDecision } from '../contract/response.js';
 import type { FailureCode } from '../contract/failure.js';
 import { percentile } from './stats.js';
@@ -9,6 +9,13 @@ import { percentile } from './stats.js';
 export interface Histogram {
   readonly edges_ms: readonly number[];
   readonly counts: readonly number[];
+}
+
+/** Latency of some of a hook's calls. */
+export interface LatencySplit {
+  readonly calls: number;
+  readonly p50_ms: number | undefined;
+  readonly p99_ms: number | undefined;
 }
 
 /** One hook across an audit stream. */
@@ -23,7 +30,27 @@ export interface HookSummary {
   readonly p50_ms: number | undefined;
   readonly p99_ms: number | undefined;
   readonly max_ms: number | undefined;
+  /**
+   * Its cold starts — its first call in each runner (`cold` in the stream): a process's first chain,
+   * a component's first instance — apart from its warm calls, which are what a resident host pays.
+   */
+  readonly cold: LatencySplit;
+  readonly warm: LatencySplit;
   readonly histogram: Histogram;
+}
+
+/** One agent across an audit stream: what its calls' chains decided. */
+export interface AgentSummary {
+  readonly agent: string;
+  readonly chains: number;
+  readonly denied: number;
+  readonly modified: number;
+  readonly replaced: number;
+  /** Hook failures in its calls (whatever their policy decided). */
+  readonly failures: number;
+  /** Distinct tools and workspaces it used. */
+  readonly tools: number;
+  readonly workspaces: number;
 }
 
 /** One tool across an audit stream: what its calls' chains decided. */
@@ -54,6 +81,8 @@ export interface AuditSummary {
   readonly to: string | undefined;
   readonly hooks: readonly HookSummary[];
   readonly tools: readonly ToolSummary[];
+  /** Per agent, the most refused first. */
+  readonly agents: readonly AgentSummary[];
   /** Lines not read: not JSON, not an event, or another `audit_schema` (at most the first 20 kept). */
   readonly skipped: readonly SkippedLine[];
   readonly skipped_count: number;
@@ -66,6 +95,8 @@ const MIN_BINS = 8;
 
 interface HookAcc {
   readonly ms: number[];
+  /** The latencies of the calls marked cold (a subset of `ms`). */
+  readonly coldMs: number[];
   readonly decisions: Record<HookDecision, number>;
   readonly failures: Partial<Record<FailureCode, number>>;
   shadow: number;
@@ -80,6 +111,7 @@ export class AuditSummarizer {
   readonly #source: string;
   readonly #hooks = new Map<string, HookAcc>();
   readonly #tools = new Map<string, { chains: number; denied: number; modified: number; replaced: number }>();
+  readonly #agents = new Map<string, { chains: number; denied: number; modified: number; replaced: number; failures: number; tools: Set<string>; workspaces: Set<string> }>();
   readonly #skipped: SkippedLine[] = [];
   #skippedCount = 0;
   #events = 0;
@@ -108,6 +140,8 @@ export class AuditSummarizer {
       this.#skip(`audit_schema ${JSON.stringify(version)} is not one this version reads (${AUDIT_SCHEMA_VERSION})`);
       return;
     }
+    // The MCP gateway's own events (tool definitions, refused calls) are in the stream, not in the summary.
+    if (GatewayAuditEvent.safeParse(value).success) return;
     const parsed = AuditEvent.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -125,10 +159,12 @@ export class AuditSummarizer {
     if (event.type === 'hook_decided') {
       let acc = this.#hooks.get(event.hook);
       if (acc === undefined) {
-        acc = { ms: [], decisions: { allow: 0, deny: 0, modify: 0, replace: 0 }, failures: {}, shadow: 0, enforce: 0 };
+        acc = { ms: [], coldMs: [], decisions: { allow: 0, deny: 0, modify: 0, replace: 0 }, failures: {}, shadow: 0, enforce: 0 };
         this.#hooks.set(event.hook, acc);
       }
       acc.ms.push(event.ms);
+      if (event.cold === true) acc.coldMs.push(event.ms);
+      if (event.failure !== undefined) this.#agent(event.agent_id).failures += 1;
       acc.decisions[event.decision] += 1;
       if (event.failure !== undefined) acc.failures[event.failure.code] = (acc.failures[event.failure.code] ?? 0) + 1;
       if (event.shadow) acc.shadow += 1;
@@ -144,7 +180,23 @@ export class AuditSummarizer {
       if (event.decision === 'deny') tool.denied += 1;
       if (event.modified === true) tool.modified += 1;
       if (event.replaced === true) tool.replaced += 1;
+      const agent = this.#agent(event.agent_id);
+      agent.chains += 1;
+      if (event.decision === 'deny') agent.denied += 1;
+      if (event.modified === true) agent.modified += 1;
+      if (event.replaced === true) agent.replaced += 1;
+      agent.tools.add(event.tool_name);
+      agent.workspaces.add(event.workspace);
     }
+  }
+
+  #agent(name: string): { chains: number; denied: number; modified: number; replaced: number; failures: number; tools: Set<string>; workspaces: Set<string> } {
+    let agent = this.#agents.get(name);
+    if (agent === undefined) {
+      agent = { chains: 0, denied: 0, modified: 0, replaced: 0, failures: 0, tools: new Set(), workspaces: new Set() };
+      this.#agents.set(name, agent);
+    }
+    return agent;
   }
 
   summary(): AuditSummary {
@@ -157,13 +209,18 @@ export class AuditSummarizer {
         failures: acc.failures,
         p50_ms: percentile(acc.ms, 50),
         p99_ms: percentile(acc.ms, 99),
-        max_ms: acc.ms.length === 0 ? undefined : Math.max(...acc.ms),
+        max_ms: acc.ms.length === 0 ? undefined : acc.ms.reduce((a, b) => Math.max(a, b)),
+        cold: split(acc.coldMs),
+        warm: split(warmOf(acc)),
         histogram: histogram(acc.ms),
       }))
       .sort((a, b) => b.calls - a.calls || a.hook.localeCompare(b.hook));
     const tools = [...this.#tools.entries()]
       .map(([tool, t]): ToolSummary => ({ tool, ...t }))
       .sort((a, b) => b.denied + b.modified + b.replaced - (a.denied + a.modified + a.replaced) || b.chains - a.chains || a.tool.localeCompare(b.tool));
+    const agents = [...this.#agents.entries()]
+      .map(([agent, a]): AgentSummary => ({ agent, chains: a.chains, denied: a.denied, modified: a.modified, replaced: a.replaced, failures: a.failures, tools: a.tools.size, workspaces: a.workspaces.size }))
+      .sort((a, b) => b.denied + b.failures - (a.denied + a.failures) || b.chains - a.chains || a.agent.localeCompare(b.agent));
     return {
       source: this.#source,
       events: this.#events,
@@ -172,6 +229,7 @@ export class AuditSummarizer {
       to: this.#to,
       hooks,
       tools,
+      agents,
       skipped: [...this.#skipped],
       skipped_count: this.#skippedCount,
     };
@@ -181,6 +239,23 @@ export class AuditSummarizer {
     this.#skippedCount += 1;
     if (this.#skipped.length < KEPT_SKIPS) this.#skipped.push({ line: this.#line, problem });
   }
+}
+
+function split(ms: readonly number[]): LatencySplit {
+  return { calls: ms.length, p50_ms: percentile(ms, 50), p99_ms: percentile(ms, 99) };
+}
+
+/** The warm calls' latencies: every call's but the cold ones (each cold value taken out once). */
+function warmOf(acc: HookAcc): number[] {
+  if (acc.coldMs.length === 0) return acc.ms;
+  const cold = new Map<number, number>();
+  for (const ms of acc.coldMs) cold.set(ms, (cold.get(ms) ?? 0) + 1);
+  return acc.ms.filter((ms) => {
+    const left = cold.get(ms) ?? 0;
+    if (left === 0) return true;
+    cold.set(ms, left - 1);
+    return false;
+  });
 }
 
 /** Latencies in the fixed logarithmic bins, trimmed to the bins from the first to the last used. */

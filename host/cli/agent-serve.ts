@@ -6,6 +6,7 @@ import { isBasisHooksError } from '../errors/basis-hooks-error.js';
 import { serveAgents, type ChainHolder } from '../integrations/agents/server.js';
 import type { HookRunner } from '../runner/runner.js';
 import { EXIT_OK, EXIT_USAGE } from './command.js';
+import { startOtlpForCommand } from './otlp-option.js';
 import { refusalLog, serverToken, type ServerOptions } from './server-options.js';
 
 const PREFIX = 'basis-hooks serve:';
@@ -102,6 +103,8 @@ export interface ServeOptions extends ServerOptions {
   readonly configFile: string;
   readonly socket?: string;
   readonly listen?: { readonly host: string; readonly port: number };
+  /** `--otlp URL`: export traces and metrics there (the OTEL_* variables may turn export on too). */
+  readonly otlp?: string;
 }
 
 /**
@@ -110,6 +113,19 @@ export interface ServeOptions extends ServerOptions {
  */
 export async function runServe(options: ServeOptions): Promise<number> {
   const log = (line: string): void => void process.stderr.write(`${PREFIX} ${line}\n`);
+  const otlp = await startOtlpForCommand('serve', options.otlp, log);
+  if (typeof otlp === 'string') {
+    log(otlp);
+    return EXIT_USAGE;
+  }
+  try {
+    return await serveExporting(options, log);
+  } finally {
+    await otlp?.shutdown();
+  }
+}
+
+async function serveExporting(options: ServeOptions, log: (line: string) => void): Promise<number> {
   let token: string | undefined;
   if (options.listen !== undefined) {
     const read = await serverToken(options.tokenFile === undefined ? options : options, log);

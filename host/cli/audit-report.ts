@@ -14,7 +14,7 @@ export function formatAuditSummary(summary: AuditSummary): string {
   out.push('\nhooks (decisions are what took effect: a failed hook counts under its policy; a shadow hook\'s are what it would have done)\n');
   if (summary.hooks.length === 0) out.push('  none\n');
   else {
-    const header = ['HOOK', 'MODE', 'CALLS', 'ALLOW', 'DENY', 'MODIFY', 'REPLACE', 'P50', 'P99', 'FAILURES'];
+    const header = ['HOOK', 'MODE', 'CALLS', 'ALLOW', 'DENY', 'MODIFY', 'REPLACE', 'P50', 'P99', 'WARM P50', 'COLD P50 (N)', 'FAILURES'];
     const rows = summary.hooks.map((h) => [
       h.hook,
       h.mode,
@@ -25,9 +25,11 @@ export function formatAuditSummary(summary: AuditSummary): string {
       String(h.decisions.replace),
       formatMs(h.p50_ms),
       formatMs(h.p99_ms),
+      formatMs(h.warm.p50_ms),
+      h.cold.calls === 0 ? '—' : `${formatMs(h.cold.p50_ms)} (${h.cold.calls})`,
       Object.entries(h.failures).map(([code, n]) => `${code} ${String(n)}`).join(', ') || '—',
     ]);
-    out.push(indent(columns([header, ...rows], new Set([2, 3, 4, 5, 6, 7, 8]))));
+    out.push(indent(columns([header, ...rows], new Set([2, 3, 4, 5, 6, 7, 8, 9, 10]))));
   }
   out.push('\ntools\n');
   if (summary.tools.length === 0) out.push('  none\n');
@@ -35,6 +37,13 @@ export function formatAuditSummary(summary: AuditSummary): string {
     const header = ['TOOL', 'CHAINS', 'DENIED', 'INPUT REWRITTEN', 'OUTPUT REPLACED'];
     const rows = summary.tools.map((t) => [t.tool, String(t.chains), String(t.denied), String(t.modified), String(t.replaced)]);
     out.push(indent(columns([header, ...rows], new Set([1, 2, 3, 4]))));
+  }
+  out.push('\nagents\n');
+  if (summary.agents.length === 0) out.push('  none\n');
+  else {
+    const header = ['AGENT', 'CHAINS', 'DENIED', 'INPUT REWRITTEN', 'OUTPUT REPLACED', 'HOOK FAILURES', 'TOOLS'];
+    const rows = summary.agents.map((a) => [a.agent, String(a.chains), String(a.denied), String(a.modified), String(a.replaced), String(a.failures), String(a.tools)]);
+    out.push(indent(columns([header, ...rows], new Set([1, 2, 3, 4, 5, 6]))));
   }
   return out.join('');
 }

@@ -8,9 +8,11 @@ import { isBasisHooksError } from '../errors/basis-hooks-error.js';
 import { ClaudeCodeBridge, oneLine } from '../integrations/claude-code/bridge.js';
 import type { BridgeEndpoint } from '../integrations/claude-code/settings.js';
 import type { HookRunner } from '../runner/runner.js';
+import { contextFromEnvironment } from '../telemetry/propagation.js';
 import { openCliAudit, type CliAudit } from './audit-option.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './command.js';
 import { readStdin, write } from './io.js';
+import { startOtlpForCommand, type OtlpExport } from './otlp-option.js';
 import { refusalLog, serverToken, type ServerOptions } from './server-options.js';
 
 /*
@@ -54,7 +56,7 @@ async function loadRunner(configFile: string, auditFile: string | undefined): Pr
  * One event: stdin in, the answer out. Every way this can go wrong ends in exit 2 — a crash Node
  * would report as exit 1 included, since Claude Code lets the call proceed on any status but 2.
  */
-export async function runOnce(options: { readonly configFile: string; readonly approveRewrites: boolean; readonly auditFile?: string }): Promise<number> {
+export async function runOnce(options: { readonly configFile: string; readonly approveRewrites: boolean; readonly auditFile?: string; readonly otlp?: string }): Promise<number> {
   const crash = (error: unknown): void => {
     process.stderr.write(`${PREFIX} internal error: ${oneLine(describe(error))}\n`);
     process.exit(EXIT_BLOCK);
@@ -64,10 +66,16 @@ export async function runOnce(options: { readonly configFile: string; readonly a
   // Read the event while the hooks load.
   const input = readStdin();
   input.catch(() => undefined);
+  let otlp: OtlpExport | undefined;
   let loaded: { runner: HookRunner; audit: CliAudit };
   try {
+    // Only with --otlp: Claude Code's own OTEL_* variables must not make every event load an exporter.
+    const started = await startOtlpForCommand('claude-code', options.otlp, quietLog, { environment: false, announce: false });
+    if (typeof started === 'string') return block(started);
+    otlp = started;
     loaded = await loadRunner(options.configFile, options.auditFile);
   } catch (error) {
+    await otlp?.shutdown();
     return block(describe(error));
   }
   const bridge = new ClaudeCodeBridge(loaded.runner, { approveRewrites: options.approveRewrites });
@@ -76,7 +84,8 @@ export async function runOnce(options: { readonly configFile: string; readonly a
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const answer = await bridge.handle(await input, interrupt.signal);
+    // Claude Code, tracing, puts its span in the environment of the processes it starts.
+    const answer = await bridge.handle(await input, interrupt.signal, undefined, otlp === undefined ? undefined : contextFromEnvironment());
     if (answer.kind === 'blocked') return block(answer.reason);
     if (answer.output !== undefined) await write(process.stdout, `${JSON.stringify(answer.output)}\n`);
     return EXIT_OK;
@@ -88,11 +97,32 @@ export async function runOnce(options: { readonly configFile: string; readonly a
     await bridge.close();
     // The answer stands whatever the audit file did; a loss was reported on stderr.
     await loaded.audit.finish();
+    await otlp?.shutdown();
   }
+}
+
+/** What the SDK says about a failed export, in a command hook: on stderr, one line (Claude Code shows it in verbose mode). */
+function quietLog(line: string): void {
+  process.stderr.write(`${PREFIX} ${line}\n`);
 }
 
 /** Serve Claude Code's http hooks until SIGINT/SIGTERM. */
 export async function serveHttp(
+  options: { readonly configFile: string; readonly port: number; readonly host: string; readonly approveRewrites: boolean; readonly auditFile?: string; readonly otlp?: string } & ServerOptions,
+): Promise<number> {
+  const otlp = await startOtlpForCommand('claude-code', options.otlp, quietLog);
+  if (typeof otlp === 'string') {
+    process.stderr.write(`${PREFIX} ${otlp}\n`);
+    return EXIT_USAGE;
+  }
+  try {
+    return await serveHttpExporting(options);
+  } finally {
+    await otlp?.shutdown();
+  }
+}
+
+async function serveHttpExporting(
   options: { readonly configFile: string; readonly port: number; readonly host: string; readonly approveRewrites: boolean; readonly auditFile?: string } & ServerOptions,
 ): Promise<number> {
   const log = (line: string): void => void process.stderr.write(`${PREFIX} ${line}\n`);
@@ -163,6 +193,7 @@ export async function printSettings(options: {
   readonly command?: string;
   readonly approveRewrites: boolean;
   readonly auditFile?: string;
+  readonly otlp?: string;
 }): Promise<number> {
   let config: HooksConfig;
   try {
@@ -189,7 +220,7 @@ export async function printSettings(options: {
   } else {
     // --command names basis-hooks itself (e.g. "npx basis-hooks"): the subcommand follows it.
     const prefix = options.command === undefined ? defaultInvocation(shellQuote) : `${options.command} claude-code`;
-    const flags = `${options.approveRewrites ? ' --approve-rewrites' : ''}${options.auditFile === undefined ? '' : ` --audit ${shellQuote(path.resolve(options.auditFile))}`}`;
+    const flags = `${options.approveRewrites ? ' --approve-rewrites' : ''}${options.auditFile === undefined ? '' : ` --audit ${shellQuote(path.resolve(options.auditFile))}`}${options.otlp === undefined ? '' : ` --otlp ${shellQuote(options.otlp)}`}`;
     endpoint = { type: 'command', command: `${prefix} --config ${shellQuote(path.resolve(options.configFile))}${flags}` };
   }
   await write(process.stdout, `${JSON.stringify(settingsFor(config, endpoint), null, 2)}\n`);

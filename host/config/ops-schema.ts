@@ -47,6 +47,12 @@ export const opsConfigKeys = {
     .boolean()
     .optional()
     .describe('Copy tool inputs and outputs into the audit stream (default false: they can hold secrets).'),
+  telemetry_payloads: z
+    .boolean()
+    .optional()
+    .describe(
+      'Record tool inputs and outputs on the OpenTelemetry chain spans (gen_ai.tool.call.arguments / .result), as the chain left them (after every modify and replace), and hook failure messages (default false: they can hold secrets).',
+    ),
 };
 
 /**

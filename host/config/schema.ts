@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { HookEvent } from '../contract/event.js';
 import { FailurePolicy } from '../contract/failure.js';
-import { TOOL_GLOB_PATTERN, toolPatternProblem } from '../runner/matcher.js';
 import { MAX_TIMEOUT_MS } from '../transports/subprocess/options.js';
 import { checkPinnableCommands, opsConfigKeys, opsHookKeys } from './ops-schema.js';
+import { gatewayConfigKeys } from './expose-schema.js';
+import { ToolPattern } from './tool-pattern.js';
 import { DIALECT_NAMES } from '../transports/subprocess/dialect/names.js';
 
 /** The `hook_schema` versions this release reads. A config written for another version is refused, never guessed at. */
@@ -15,33 +16,6 @@ const nonEmpty = (description: string) => z.string().min(1).describe(description
 
 /** A deadline: longer than a timer can keep is refused here, not turned into "now" by setTimeout. */
 const timeout = (description: string) => z.int().positive().max(MAX_TIMEOUT_MS).describe(description);
-
-/**
- * One `tools` entry. The schema shapes (and the JSON Schema `pattern`) are for editors; what is
- * accepted is decided by the runner's own rule ({@link toolPatternProblem}), so the config and
- * `new HookRunner` can never disagree. config/issues.ts words the errors.
- */
-const ToolPattern = z
-  .union([
-    z
-      .string()
-      .regex(new RegExp(TOOL_GLOB_PATTERN))
-      .describe('An exact tool name ("shell"), or a glob where * matches any run of characters ("mcp__github__*", "*"). Regex syntax is refused: use {"regex": ...}.'),
-    z
-      .strictObject({
-        regex: z
-          .string()
-          .min(1)
-          .describe(
-            'A Claude Code matcher, evaluated as Claude Code does: "*" = every tool; names joined by | or , = those exact names ("Edit|Write"); anything else = a JavaScript regex searched in the tool name, unanchored ("mcp__github__.*").',
-          ),
-      })
-      .describe('A Claude Code matcher / regex, e.g. {"regex": "mcp__github__.*"} or {"regex": "Edit|Write"}.'),
-  ])
-  .superRefine((pattern, ctx) => {
-    const problem = toolPatternProblem(pattern);
-    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem, input: pattern });
-  });
 
 /** An environment variable name: non-empty, no `=` and no NUL (the OS could not represent it). */
 const EnvName = z.string().regex(/^[^=\0]+$/, 'must be an environment variable name (non-empty, no "=")');
@@ -197,6 +171,7 @@ export const HooksConfig = z
         'What tool names and inputs the hooks see when an agent CLI\'s events come through `basis-hooks serve`/`hook --agent` (default native: the agent\'s own). canonical: one vocabulary for every agent (shell {command, cwd?}, read_file {path}, write_file {path, content}, edit_file, web_fetch {url}, web_search {query}, mcp/<server>/<tool>; other tools as <agent>:<name>), a modify mapped back into the agent\'s shape.',
       ),
     ...opsConfigKeys,
+    ...gatewayConfigKeys,
   })
   .superRefine(
     (config, ctx) => {

@@ -66,6 +66,12 @@ export const HookDecided = z.object({
   shadow: z.boolean(),
   /** What was left of the chain's budget when the hook started, when there is one. */
   budget_left_ms: z.number().optional(),
+  /**
+   * The hook's first call in its runner (absent on later ones): it paid for what a first call pays —
+   * a process's first chain, a component's first instance or JIT warm-up. `basis-hooks audit` keeps
+   * these latencies apart from the warm calls'.
+   */
+  cold: z.boolean().optional(),
   ...payload,
 });
 export type HookDecided = z.infer<typeof HookDecided>;
@@ -91,8 +97,47 @@ export const ChainDecided = z.object({
 export type ChainDecided = z.infer<typeof ChainDecided>;
 
 /**
+ * A tool's definition changed between two listings from the same server (tool-definition pinning):
+ * reported by the MCP gateway. `added`/`removed` compare the names of two complete listings;
+ * `changed` names the fields that differ (`description`, `inputSchema`, `outputSchema`, `title`,
+ * `annotations`). Digests are sha256 of the definition's canonical JSON.
+ */
+export const ToolDefinitionChanged = z.object({
+  audit_schema: z.literal(AUDIT_SCHEMA_VERSION),
+  time: z.string(),
+  type: z.literal('tool_definition_changed'),
+  /** The server, as the gateway names it (its command or URL). */
+  server: z.string(),
+  tool_name: z.string(),
+  change: z.enum(['added', 'removed', 'changed']),
+  fields: z.array(z.string()).optional(),
+  sha256: z.string().optional(),
+  previous_sha256: z.string().optional(),
+  /** The identity whose listing showed the change. */
+  agent_id: z.string(),
+});
+export type ToolDefinitionChanged = z.infer<typeof ToolDefinitionChanged>;
+
+/**
+ * A tool call refused before any hook ran, by the MCP gateway: the tool is not exposed to the
+ * caller's identity (the config's `expose`).
+ */
+export const ToolCallRefused = z.object({
+  audit_schema: z.literal(AUDIT_SCHEMA_VERSION),
+  time: z.string(),
+  type: z.literal('tool_call_refused'),
+  workspace: z.string(),
+  agent_id: z.string(),
+  tool_call_id: z.string(),
+  tool_name: z.string(),
+  reason: z.string(),
+});
+export type ToolCallRefused = z.infer<typeof ToolCallRefused>;
+
+/**
  * One event of the audit stream (`audit_schema: 1`): `chain_started`, then one `hook_decided` per
- * hook that ran, then `chain_decided`. A shadow hook still running when the chain decided reports
+ * hook that ran, then `chain_decided`. The MCP gateway adds its own events to the same stream
+ * ({@link GatewayAuditEvent}); a reader skips types it does not know. A shadow hook still running when the chain decided reports
  * its `hook_decided` when it answers, after the `chain_decided` of its call.
  *
  * @example
@@ -102,3 +147,7 @@ export type ChainDecided = z.infer<typeof ChainDecided>;
  */
 export const AuditEvent = z.discriminatedUnion('type', [ChainStarted, HookDecided, ChainDecided]);
 export type AuditEvent = z.infer<typeof AuditEvent>;
+
+/** The MCP gateway's events in the audit stream, beside the chain's. */
+export const GatewayAuditEvent = z.discriminatedUnion('type', [ToolDefinitionChanged, ToolCallRefused]);
+export type GatewayAuditEvent = z.infer<typeof GatewayAuditEvent>;

@@ -23,4 +23,4 @@ export {
   TrailEntry,
   TrailBudget,
 } from './outcome.js';
-export { AUDIT_SCHEMA_VERSION, AuditEvent, ChainStarted, HookDecided, ChainDecided } from './audit.js';
+export { AUDIT_SCHEMA_VERSION, AuditEvent, ChainStarted, HookDecided, ChainDecided, GatewayAuditEvent, ToolDefinitionChanged, ToolCallRefused } from './audit.js';

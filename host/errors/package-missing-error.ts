@@ -10,6 +10,7 @@ import { BasisHooksError } from './basis-hooks-error.js';
 export const OPTIONAL_PACKAGES = {
   '@bytecodealliance/jco-transpile': { range: '^0.15.0', feature: 'WebAssembly component hooks (to load, inspect and build them)' },
   '@modelcontextprotocol/sdk': { range: '^1.32.2', feature: 'the MCP gateway (basis-hooks mcp, and basis-hooks/mcp)' },
+  jose: { range: '^6.2.19', feature: "checking clients' bearer tokens in the MCP gateway (--jwks)" },
 } as const satisfies Record<string, { readonly range: string; readonly feature: string }>;
 
 /** One of {@link OPTIONAL_PACKAGES}. */

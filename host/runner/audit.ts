@@ -1,4 +1,4 @@
-import { AUDIT_SCHEMA_VERSION, type AuditEvent, type ChainDecided, type ChainStarted, type HookDecided } from '../contract/audit.js';
+import { AUDIT_SCHEMA_VERSION, type AuditEvent, type GatewayAuditEvent, type ChainDecided, type ChainStarted, type HookDecided } from '../contract/audit.js';
 import type { HookCall } from '../contract/call.js';
 import type { JsonValue } from '../contract/json.js';
 import type { Outcome, TrailEntry } from '../contract/outcome.js';
@@ -80,6 +80,14 @@ export class AuditEmitter {
     return this.#payloads;
   }
 
+  /**
+   * Deliver an event an integration built (the MCP gateway's tool events) through the same sinks.
+   * Sinks are typed for the chain's events; the stream's readers skip types they do not know.
+   */
+  record(event: GatewayAuditEvent): void {
+    this.#emit(event as unknown as AuditEvent);
+  }
+
   chainStarted(call: HookCall, input: JsonValue, hooks: readonly string[], budgetMs: number | undefined): void {
     const event: ChainStarted = {
       audit_schema: AUDIT_SCHEMA_VERSION,
@@ -103,8 +111,11 @@ export class AuditEmitter {
     this.#emit(event);
   }
 
-  /** A hook's trail entry as an event; `rewrite` is what its modify/replace made or proposed (payloads only). */
-  hookDecided(call: HookCall, entry: TrailEntry, rewrite: Payload | undefined): void {
+  /**
+   * A hook's trail entry as an event; `rewrite` is what its modify/replace made or proposed (payloads
+   * only); `cold` marks the hook's first call in this runner.
+   */
+  hookDecided(call: HookCall, entry: TrailEntry, rewrite: Payload | undefined, cold = false): void {
     const event: HookDecided = {
       audit_schema: AUDIT_SCHEMA_VERSION,
       type: 'hook_decided',
@@ -123,6 +134,7 @@ export class AuditEmitter {
     if (entry.failure !== undefined) event.failure = entry.failure;
     if (entry.policy !== undefined) event.policy = entry.policy;
     if (entry.budget !== undefined) event.budget_left_ms = entry.budget.left_ms;
+    if (cold) event.cold = true;
     if (this.#payloads && rewrite !== undefined) {
       if (rewrite.input !== undefined) event.input = rewrite.input;
       if (rewrite.output !== undefined) event.output = rewrite.output;

@@ -1,9 +1,11 @@
+import type { Context } from '@opentelemetry/api';
 import type { JsonValue } from '../contract/json.js';
+import type { TelemetryOptions } from '../telemetry/options.js';
 import type { AuditOptions } from './audit.js';
 import type { ChainBudgets } from './budget.js';
 
-/** Options of a {@link HookRunner}: the chain's budget per event and its audit stream. */
-export interface RunnerOptions extends AuditOptions {
+/** Options of a {@link HookRunner}: the chain's budget per event, its audit stream, its telemetry. */
+export interface RunnerOptions extends AuditOptions, TelemetryOptions {
   /**
    * The whole chain's deadline per event, in ms. Each hook gets `min(its timeout_ms, what is left)`;
    * a hook whose turn comes after the budget is spent fails `budget_exhausted` under its own
@@ -30,4 +32,10 @@ export interface RunOptions {
    * `on_failure`, so a later hook never sees it and the tool never runs with it.
    */
   readonly checkInput?: (input: JsonValue) => string | undefined | Promise<string | undefined>;
+  /**
+   * The OpenTelemetry context the chain's span is a child of (e.g. a gateway's span for the request,
+   * or a remote parent read from the caller's trace context). Default: the active context. Ignored
+   * while no SDK is registered.
+   */
+  readonly trace_context?: Context | undefined;
 }

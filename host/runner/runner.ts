@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { HookCall, PostToolUseCall, PreToolUseCall } from '../contract/call.js';
+import type { GatewayAuditEvent } from '../contract/audit.js';
 import type { HookEvent } from '../contract/event.js';
 import type { FailurePolicy, HookFailure } from '../contract/failure.js';
 import type { JsonValue } from '../contract/json.js';
@@ -10,6 +11,10 @@ import type { HookResponse } from '../contract/response.js';
 import { requestText, toRequest, type ChainState, type RequestText } from '../codec/request.js';
 import { isHookError } from '../errors/hook-error.js';
 import { RunnerError } from '../errors/runner-error.js';
+import { ChainTelemetry, type HookTraits } from '../telemetry/chain.js';
+import { fuelOf, traitsOf, withFuel } from './hook-telemetry.js';
+import { telemetrySources } from '../telemetry/options.js';
+import type { TelemetrySources } from '../telemetry/sources.js';
 import { AuditEmitter } from './audit.js';
 import { BudgetClock, checkBudget, checkBudgets, type ChainBudgets } from './budget.js';
 import { checkDecisionForEvent } from './check-decision.js';
@@ -32,6 +37,10 @@ interface CompiledHook {
   readonly matches: (toolName: string) => boolean;
   readonly policy: FailurePolicy;
   readonly shadow: boolean;
+  /** What telemetry says of the hook besides its entries. */
+  readonly traits: HookTraits;
+  /** Entries recorded so far: the first is the hook's cold start in this runner. */
+  recorded: number;
 }
 
 
@@ -44,6 +53,8 @@ type Step =
 interface Evaluated {
   readonly entry: TrailEntry;
   readonly step: Step;
+  /** Fuel the guest spent, when telemetry is recording and the transport says. */
+  fuel?: number;
 }
 
 /** What a chain carries from hook to hook besides its state. */
@@ -52,6 +63,8 @@ interface Chain {
   readonly trail: ChainTrail;
   readonly budget: BudgetClock | undefined;
   readonly audit: AuditEmitter | undefined;
+  /** Spans and metrics, while an SDK listens. */
+  readonly telemetry: ChainTelemetry | undefined;
   readonly started: number;
   readonly options: RunOptions;
 }
@@ -72,7 +85,10 @@ interface Chain {
  *   hook whose turn comes after the budget is spent fails `budget_exhausted` under its own policy;
  * - a `shadow` hook runs (concurrently, on the state the next enforcing hook sees) and is recorded,
  *   marked `shadow`, but never changes the outcome, and its failures never deny (see {@link ChainTrail});
- * - with an audit sink, the chain emits `chain_started`, one `hook_decided` per hook, `chain_decided`.
+ * - with an audit sink, the chain emits `chain_started`, one `hook_decided` per hook, `chain_decided`;
+ * - while an OpenTelemetry SDK is registered (or providers are given), each chain is a
+ *   `basis_hooks.chain` span with a `basis_hooks.hook` child per hook, and counts and times itself in
+ *   metrics (see telemetry/); without one this costs a provider lookup per chain.
  *
  * @example
  * const runner = new HookRunner([{ name: 'guard', event: 'pre_tool_use', tools: ['shell'], transport }]);
@@ -84,6 +100,8 @@ export class HookRunner {
   readonly #hooks: readonly CompiledHook[];
   readonly #budgets: ChainBudgets | undefined;
   readonly #audit: AuditEmitter | undefined;
+  readonly #telemetry: TelemetrySources | undefined;
+  readonly #payloads: boolean;
   /** Shadow hooks still running, across calls: {@link idle} and {@link close} wait for them. */
   readonly #inFlight = new Set<Promise<void>>();
   /** Hook invocations in flight: {@link close} settles them at once, whatever their transport does. */
@@ -97,9 +115,13 @@ export class HookRunner {
       matches: compileToolMatcher(definition.tools),
       policy: definition.on_failure ?? 'deny',
       shadow: definition.mode === 'shadow',
+      traits: traitsOf(definition.transport),
+      recorded: 0,
     }));
     this.#budgets = checkBudgets(options.budget_ms);
     this.#audit = AuditEmitter.create(options);
+    this.#telemetry = telemetrySources(options);
+    this.#payloads = options.telemetry_payloads === true;
   }
 
   /** The hooks in declared order. */
@@ -125,6 +147,19 @@ export class HookRunner {
     const valid = this.#validate(call, 'post_tool_use');
     if (valid.call.event !== 'post_tool_use') throw new RunnerError('invalid_call', 'post() needs a post_tool_use call');
     return this.#post(valid.call, valid.input, options);
+  }
+
+  /**
+   * Add an event an integration built (the MCP gateway's `tool_definition_changed`,
+   * `tool_call_refused`) to this runner's audit stream; nothing happens without an audit sink.
+   */
+  record(event: GatewayAuditEvent): void {
+    this.#audit?.record(event);
+  }
+
+  /** Whether this runner has an audit stream. */
+  get audited(): boolean {
+    return this.#audit !== undefined;
   }
 
   /** Resolves once no shadow hook is running (each has answered, failed or timed out). */
@@ -179,13 +214,13 @@ export class HookRunner {
       const end = this.#preStep(chain, at, evaluated.step);
       if (end !== undefined) return end;
     }
-    return this.#end(chain, { event: 'pre_tool_use', tool_call_id: chain.call.tool_call_id, decision: 'allow', input: at.input, modified: at.modified, trail: chain.trail.entries() });
+    return this.#end(chain, { event: 'pre_tool_use', tool_call_id: chain.call.tool_call_id, decision: 'allow', input: at.input, modified: at.modified, trail: chain.trail.entries() }, at.input);
   }
 
   /** Apply one enforcing hook's step before the call: the chain's end on deny, else undefined (go on). */
   #preStep(chain: Chain, at: PreState, step: Step): PreToolUseOutcome | Promise<PreToolUseOutcome> | undefined {
     if (step.kind === 'deny') {
-      return this.#end(chain, { event: 'pre_tool_use', tool_call_id: chain.call.tool_call_id, decision: 'deny', reason: step.reason, trail: chain.trail.entries() });
+      return this.#end(chain, { event: 'pre_tool_use', tool_call_id: chain.call.tool_call_id, decision: 'deny', reason: step.reason, trail: chain.trail.entries() }, at.input);
     }
     if (step.response?.decision === 'modify') {
       at.input = step.response.input;
@@ -225,7 +260,7 @@ export class HookRunner {
       is_error: at.isError,
       replaced: at.replaced,
       trail: chain.trail.entries(),
-    });
+    }, at.input);
   }
 
   /** Apply one enforcing hook's step after the call: the chain's end on deny, else undefined (go on). */
@@ -239,7 +274,7 @@ export class HookRunner {
         is_error: true,
         replaced: at.replaced,
         trail: chain.trail.entries(),
-      });
+      }, at.input);
     }
     if (step.response?.decision === 'replace') {
       at.output = step.response.output;
@@ -257,7 +292,18 @@ export class HookRunner {
     const budget = budgetMs === undefined ? undefined : new BudgetClock(budgetMs, started);
     const audit = this.#audit;
     audit?.chainStarted(call, input, hooks.map((h) => h.definition.name), budgetMs);
-    return { call, trail: new ChainTrail(), budget, audit, started, options };
+    const telemetry = this.#telemetry === undefined || this.#telemetry.quiet ? undefined : this.#chainTelemetry(call, budgetMs, options, started);
+    return { call, trail: new ChainTrail(), budget, audit, telemetry, started, options };
+  }
+
+  /** The chain's spans and metrics, when a tracer or a meter listens (one provider lookup when none does). */
+  #chainTelemetry(call: HookCall, budgetMs: number | undefined, options: RunOptions, started: number): ChainTelemetry | undefined {
+    const sources = this.#telemetry;
+    if (sources === undefined || sources.quiet) return undefined;
+    const tracer = sources.tracer();
+    const instruments = sources.instruments();
+    if (tracer === undefined && instruments === undefined) return undefined;
+    return ChainTelemetry.start(tracer, instruments, { call, budgetMs, parent: options.trace_context, started, payloads: this.#payloads });
   }
 
   /**
@@ -265,14 +311,18 @@ export class HookRunner {
    * chain's own fresh object; with shadows its trail is replaced by the settled copy. Synchronous
    * without shadows.
    */
-  #end<O extends Outcome>(chain: Chain, outcome: O): O | Promise<O> {
+  #end<O extends Outcome>(chain: Chain, outcome: O, input: JsonValue): O | Promise<O> {
     if (!chain.trail.hasShadows) {
-      chain.audit?.chainDecided(chain.call, outcome, performance.now() - chain.started);
+      const ms = performance.now() - chain.started;
+      chain.audit?.chainDecided(chain.call, outcome, ms);
+      chain.telemetry?.end(outcome, ms, input);
       return outcome;
     }
     return chain.trail.settle(chain.options.wait_for_shadows === true).then(() => {
       outcome.trail = chain.trail.entries();
-      chain.audit?.chainDecided(chain.call, outcome, performance.now() - chain.started);
+      const ms = performance.now() - chain.started;
+      chain.audit?.chainDecided(chain.call, outcome, ms);
+      chain.telemetry?.end(outcome, ms, input);
       return outcome;
     });
   }
@@ -280,13 +330,15 @@ export class HookRunner {
   /** Run an enforcing hook and record it. */
   #enforce(hook: CompiledHook, view: StateView, chain: Chain): Evaluated | Promise<Evaluated> {
     const evaluated = this.#evaluate(hook, view, chain);
-    if (evaluated instanceof Promise) return evaluated.then((done) => this.#record(done, chain));
-    return this.#record(evaluated, chain);
+    if (evaluated instanceof Promise) return evaluated.then((done) => this.#record(hook, done, chain));
+    return this.#record(hook, evaluated, chain);
   }
 
-  #record(evaluated: Evaluated, chain: Chain): Evaluated {
+  #record(hook: CompiledHook, evaluated: Evaluated, chain: Chain): Evaluated {
+    const cold = hook.recorded++ === 0;
     chain.trail.push(evaluated.entry);
-    chain.audit?.hookDecided(chain.call, evaluated.entry, chain.audit.payloads ? rewriteOf(evaluated.step) : undefined);
+    chain.audit?.hookDecided(chain.call, evaluated.entry, chain.audit.payloads ? rewriteOf(evaluated.step) : undefined, cold);
+    chain.telemetry?.hook(hook.traits, evaluated.entry, cold, evaluated.fuel);
     return evaluated;
   }
 
@@ -306,8 +358,16 @@ export class HookRunner {
     } catch (error) {
       started = Promise.reject(error);
     }
-    const run = Promise.resolve(started).then(({ entry, step }) => ({ ...entry, shadow: true as const, ...rewriteOf(step) }), failed);
-    const landed = chain.trail.shadow(run, (entry) => chain.audit?.hookDecided(chain.call, entry, rewriteFields(entry)));
+    let fuel: number | undefined;
+    const run = Promise.resolve(started).then(({ entry, step, fuel: spent }) => {
+      fuel = spent;
+      return { ...entry, shadow: true as const, ...rewriteOf(step) };
+    }, failed);
+    const landed = chain.trail.shadow(run, (entry) => {
+      const cold = hook.recorded++ === 0;
+      chain.audit?.hookDecided(chain.call, entry, rewriteFields(entry), cold);
+      chain.telemetry?.hook(hook.traits, entry, cold, fuel);
+    });
     this.#inFlight.add(landed);
     void landed.finally(() => this.#inFlight.delete(landed));
   }
@@ -332,9 +392,8 @@ export class HookRunner {
     }
     const context = contextOf(name, options.signal, deadline, view.text);
     const transport = hook.definition.transport;
-    const closed = (): unknown => ({ ok: false, failure: { code: 'timeout', message: `the runner was closed while the call was in flight (hook "${name}")` } });
     // A chain still running when close() was called starts no further hook (its transport is closed).
-    if (this.#closed) return this.#judge(hook, closed(), 0, event, chain, context, budgetNote);
+    if (this.#closed) return this.#judge(hook, closedResult(name), 0, event, chain, context, budgetNote);
     const started = performance.now();
     let result: unknown;
     try {
@@ -342,17 +401,21 @@ export class HookRunner {
     } catch (error) {
       result = thrown(transport.kind, error);
     }
+    // Read at once, and only while telemetry records: the next call of this transport overwrites what its meter says.
+    const fuel = chain.telemetry === undefined ? undefined : fuelOf(transport);
     const promised = thenableOf(result);
-    if ('error' in promised) return this.#judge(hook, thrown(transport.kind, promised.error), elapsedMs(started), event, chain, context, budgetNote);
+    if ('error' in promised) return withFuel(this.#judge(hook, thrown(transport.kind, promised.error), elapsedMs(started), event, chain, context, budgetNote), fuel);
     const pending = promised.thenable;
-    if (pending === undefined) return this.#judge(hook, result, elapsedMs(started), event, chain, context, budgetNote);
+    if (pending === undefined) return withFuel(this.#judge(hook, result, elapsedMs(started), event, chain, context, budgetNote), fuel);
+    const closed = (): unknown => closedResult(name);
     // close() settles a pending call at once, as the hook's timeout would (its transport is being closed).
-    return this.#pending
+    const settled = this.#pending
       .run(pending, closed)
       .then(
         (answer) => this.#judge(hook, answer, elapsedMs(started), event, chain, context, budgetNote),
         (error: unknown) => this.#judge(hook, thrown(transport.kind, error), elapsedMs(started), event, chain, context, budgetNote),
       );
+    return withFuel(settled, fuel);
   }
 
   /**
@@ -443,6 +506,11 @@ function viewOf(call: HookCall, state: ChainState): StateView {
 function contextOf(hook: string, signal: AbortSignal | undefined, deadline: number | undefined, text: RequestText): InvokeContext {
   if (signal === undefined) return deadline === undefined ? { hook, text } : { hook, deadline_ms: deadline, text };
   return deadline === undefined ? { hook, signal, text } : { hook, signal, deadline_ms: deadline, text };
+}
+
+/** What a call still in flight when the runner closed comes to (its transport is being closed). */
+function closedResult(hook: string): unknown {
+  return { ok: false, failure: { code: 'timeout', message: `the runner was closed while the call was in flight (hook "${hook}")` } };
 }
 
 /** Milliseconds since `started`, to the µs (the trail's `ms`). */

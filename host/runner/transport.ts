@@ -44,6 +44,17 @@ export interface Transport {
   /** Short name of the transport kind, for diagnostics (`interceptor`, `subprocess`, `component`). */
   readonly kind: string;
   /**
+   * How the hook is isolated, for telemetry (`metered`, `worker`, `process`, `in-process`). When
+   * absent the runner names the usual kinds: a subprocess is `process`, an interceptor `in-process`.
+   */
+  readonly isolation?: string;
+  /**
+   * Fuel units the guest spent in the call that has just run (metered isolation runs it within
+   * `invoke`, on the caller's thread), or undefined when this transport cannot say. Read by the runner
+   * right after `invoke` returns, and only while telemetry is recording.
+   */
+  fuelUsed?(): number | undefined;
+  /**
    * Run the hook on one request. Must resolve (not reject) for every hook misbehaviour. A transport
    * that has its answer at once (an interceptor, a metered component) may return it directly instead
    * of a promise: a chain whose every hook answers that way runs synchronously from its first hook to

@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { guestById, ROOT } from './guests.js';
+import { benchMcpHttp, mcpHttpReport, type McpHttpBench } from './mcp-http.js';
 import { round, summarize, type Stats } from './stats.js';
 
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -34,6 +35,8 @@ export interface McpBench {
   readonly rounds: number;
   readonly batch: number;
   readonly cases: readonly McpCase[];
+  /** The same over Streamable HTTP, and throughput with 32 clients (scripts/bench/mcp-http.ts). */
+  readonly http: McpHttpBench;
 }
 
 interface Connection {
@@ -84,6 +87,11 @@ export async function benchMcp(quick = false, log: (line: string) => void = () =
     }
   } finally {
     await Promise.allSettled(connections.map((c) => c.client.close()));
+  }
+  let http: McpHttpBench;
+  try {
+    http = await benchMcpHttp({ quick, empty, guarded, log });
+  } finally {
     await rm(dir, { recursive: true, force: true });
   }
   const direct = summarize(connections[0]?.samples ?? []);
@@ -91,7 +99,7 @@ export async function benchMcp(quick = false, log: (line: string) => void = () =
     const stats = summarize(c.samples);
     return c.id === 'direct' ? { id: c.id, label: c.label, stats } : { id: c.id, label: c.label, stats, added_us: round(stats.median_us - direct.median_us) };
   });
-  return { rounds, batch, cases };
+  return { rounds, batch, cases, http };
 }
 
 /** The report as a markdown table. */
@@ -106,6 +114,7 @@ export function mcpReport(result: McpBench): string {
     '| --- | ---: | ---: | ---: |',
     ...rows,
     '',
+    mcpHttpReport(result.http, result.rounds, result.batch),
   ].join('\n');
 }
 

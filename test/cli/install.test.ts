@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installCommand } from '../../host/errors/package-missing-error.js';
 import { declaredRange, emptyApp, measureInstall, mib, npmInstall, packRepository, type InstallSize } from '../../scripts/install-size.js';
 import { EVERYTHING, ProcessTransport } from '../helpers/mcp.js';
+import { OtlpReceiver } from '../helpers/otlp-receiver.js';
+import { OTLP_PACKAGES } from '../../host/cli/otlp-option.js';
 import { ROOT } from './cli.js';
 
 /*
@@ -231,5 +233,29 @@ try {
         await client.close();
       }
     });
+  });
+
+  describe('with the OpenTelemetry SDK installed (what --otlp asks for)', () => {
+    const event = JSON.stringify({ session_id: 's', cwd: '/tmp', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /x' }, tool_use_id: 't' });
+
+    it('without it, --otlp names the install command and the event is still blocked (exit 2, fail closed)', async () => {
+      const cfg = await config('otlp.json', [{ name: 'deny-rm', event: 'pre_tool_use', command: ['node', './deny-rm.mjs'] }]);
+      const ran = await cli(['claude-code', '--config', cfg, '--otlp', 'http://127.0.0.1:9'], { stdin: event });
+      expect(ran.stderr).toContain(`npm install ${Object.entries(OTLP_PACKAGES).map(([n, r]) => `${n}@${r}`).join(' ')}`);
+      expect(ran.code).toBe(2); // Claude Code's block: a command hook never fails open
+    });
+
+    it('installed at the ranges basis-hooks names, a command hook with --otlp exports its chain', async () => {
+      await npmInstall(app, Object.entries(OTLP_PACKAGES).map(([n, r]) => `${n}@${r}`));
+      process.stderr.write(report('npm install basis-hooks + jco-transpile + MCP SDK + OTLP export', await measureInstall(app)));
+      const receiver = await OtlpReceiver.start();
+      try {
+        const ran = await cli(['claude-code', '--config', 'otlp.json', '--otlp', receiver.url], { stdin: event });
+        expect(JSON.parse(ran.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'no rm -rf' } });
+        expect(receiver.spans.some((span) => span.name.startsWith('basis_hooks.chain')), ran.stderr).toBe(true);
+      } finally {
+        await receiver.close();
+      }
+    }, 300_000);
   });
 });

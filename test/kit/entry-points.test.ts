@@ -81,7 +81,7 @@ describe('entry points: basis-hooks runs hooks, basis-hooks/kit authors them', (
 
   it('the runtime entry names no authoring package, only what running a hook needs', () => {
     expect(runtime.packages.filter((p) => AUTHORING.includes(p))).toEqual([]);
-    expect(runtime.packages).toEqual(['@bytecodealliance/jco-transpile', '@bytecodealliance/preview2-shim', 'zod']);
+    expect(runtime.packages).toEqual(['@bytecodealliance/jco-transpile', '@bytecodealliance/preview2-shim', '@opentelemetry/api', 'zod']);
   });
 
   it('the built runtime entry (dist/, from npm run build) has the same graph', () => {

@@ -1,10 +1,11 @@
 import { parseFlags, usageError, type Command } from '../command.js';
+import { otlpSetting } from '../otlp-option.js';
 import { SERVER_FLAGS, SERVER_FLAGS_USAGE, serverOptions } from '../server-options.js';
 import { expandProjectDirs } from '../project-dirs.js';
 
-const usage = `Usage: basis-hooks claude-code --config <hooks.json> [--approve-rewrites] [--audit <file>]
-       basis-hooks claude-code --config <hooks.json> --http --port <n> [--host <addr>] [--token-file <file>] [--max-body-bytes <n>] [--approve-rewrites] [--audit <file>]
-       basis-hooks claude-code --config <hooks.json> --print-settings [--http --port <n> [--host <addr>] [--token-file <file>]] [--command <prefix>] [--audit <file>]
+const usage = `Usage: basis-hooks claude-code --config <hooks.json> [--approve-rewrites] [--audit <file>] [--otlp <url>]
+       basis-hooks claude-code --config <hooks.json> --http --port <n> [--host <addr>] [--token-file <file>] [--max-body-bytes <n>] [--approve-rewrites] [--audit <file>] [--otlp <url>]
+       basis-hooks claude-code --config <hooks.json> --print-settings [--http --port <n> [--host <addr>] [--token-file <file>]] [--command <prefix>] [--audit <file>] [--otlp <url>]
 
 Run the basis chain as a Claude Code hook: one chain, serial, fail closed, sandboxed components.
 
@@ -32,6 +33,12 @@ ${SERVER_FLAGS_USAGE}
       --audit <file>      also append the audit stream to this file (JSON lines; the config's
                           "audit" file, if any, is written as well); with --print-settings, the
                           printed command passes it on
+      --otlp <url>        export the chain's traces and metrics over OTLP/HTTP to this collector
+                          (e.g. http://127.0.0.1:4318). With --http, the standard
+                          OTEL_EXPORTER_OTLP_ENDPOINT variables turn export on too; a command hook
+                          exports only with --otlp (each event is a process: loading an exporter
+                          costs it), and continues Claude Code's trace from TRACEPARENT. With
+                          --print-settings, the printed command passes it on
       --print-settings    print the .claude/settings.json "hooks" block that wires this config in
       --command <prefix>  with --print-settings: how Claude Code should start basis-hooks
                           (default: this node and this CLI, by absolute path)
@@ -59,6 +66,7 @@ export const claudeCodeCommand: Command = {
       'print-settings': { type: 'boolean' },
       command: { type: 'string' },
       audit: { type: 'string' },
+      otlp: { type: 'string' },
       ...SERVER_FLAGS,
     });
     if (typeof parsed === 'number') return parsed;
@@ -80,6 +88,9 @@ export const claudeCodeCommand: Command = {
     if (values['print-settings'] === true && server.maxBodyBytes !== undefined) return usageError(this, '--max-body-bytes is for the server, not --print-settings');
     const approveRewrites = values['approve-rewrites'] === true;
     const audit = values.audit === undefined ? {} : { auditFile: values.audit };
+    const otlp = values.otlp === undefined ? {} : { otlp: values.otlp };
+    const setting = otlpSetting(values.otlp);
+    if (typeof setting === 'string' && (values.otlp !== undefined || values.http === true)) return usageError(this, setting);
     if (values['print-settings'] !== true && values.http !== true) {
       // Claude Code lets the call proceed on any exit status but 2: nothing may escape as a crash.
       // $CLAUDE_PROJECT_DIR in --config: expanded here too (single quotes, or exec-form args, keep it from the shell).
@@ -90,7 +101,7 @@ export const claudeCodeCommand: Command = {
       }
       try {
         const { runOnce } = await import('../claude-code-bridge.js');
-        return await runOnce({ configFile: expanded.path, approveRewrites, ...audit });
+        return await runOnce({ configFile: expanded.path, approveRewrites, ...audit, ...otlp });
       } catch (error) {
         process.stderr.write(`basis-hooks claude-code: internal error: ${error instanceof Error ? error.message : String(error)}\n`.replace(/\n(?!$)/g, ' '));
         return EXIT_BLOCK;
@@ -104,8 +115,9 @@ export const claudeCodeCommand: Command = {
         ...(values.command === undefined ? {} : { command: values.command }),
         approveRewrites,
         ...audit,
+        ...otlp,
       });
     }
-    return bridge.serveHttp({ configFile: values.config, port: port ?? 0, host: values.host ?? bridge.DEFAULT_HOST, approveRewrites, ...audit, ...server });
+    return bridge.serveHttp({ configFile: values.config, port: port ?? 0, host: values.host ?? bridge.DEFAULT_HOST, approveRewrites, ...audit, ...server, ...otlp });
   },
 };

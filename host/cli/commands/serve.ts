@@ -1,7 +1,8 @@
 import { EXIT_USAGE, parseFlags, usageError, type Command } from '../command.js';
+import { OTLP_USAGE, otlpSetting } from '../otlp-option.js';
 import { SERVER_FLAGS, SERVER_FLAGS_USAGE, serverOptions } from '../server-options.js';
 
-const usage = `Usage: basis-hooks serve --config <hooks.json> [--socket <path>] [--listen <host:port> --token-file <file>] [--max-body-bytes <n>]
+const usage = `Usage: basis-hooks serve --config <hooks.json> [--socket <path>] [--listen <host:port> --token-file <file>] [--max-body-bytes <n>] [--otlp <url>]
 
 The resident hook server: load the chain once and answer every agent's events — POST
 /v1/hook/<agent> with the event — over a Unix socket (HTTP framing, mode 0600, in a 0700 directory),
@@ -20,6 +21,7 @@ Options:
       --listen <host:port>  also serve loopback TCP (needs --token-file; Origin, Host and
                             Content-Type are checked as for "claude-code --http")
 ${SERVER_FLAGS_USAGE}
+${OTLP_USAGE}
   -h, --help                show this help
 
 Exit status: 0 after a clean stop; 2 for a usage error, a config that does not load at start, or a
@@ -32,10 +34,12 @@ export const serveCommand: Command = {
   summary: 'the resident hook server every agent\'s command hook talks to (Unix socket, reloads)',
   usage,
   async run(args) {
-    const parsed = parseFlags(this, args, { config: { type: 'string', short: 'c' }, socket: { type: 'string' }, listen: { type: 'string' }, ...SERVER_FLAGS });
+    const parsed = parseFlags(this, args, { config: { type: 'string', short: 'c' }, socket: { type: 'string' }, listen: { type: 'string' }, otlp: { type: 'string' }, ...SERVER_FLAGS });
     if (typeof parsed === 'number') return parsed;
     const values = parsed.values;
     if (values.config === undefined) return usageError(this, '--config <hooks.json> is required');
+    const export_ = otlpSetting(values.otlp);
+    if (typeof export_ === 'string') return usageError(this, export_);
     const server = serverOptions(values);
     if (typeof server === 'string') return usageError(this, server);
     let listen: { host: string; port: number } | undefined;
@@ -51,7 +55,7 @@ export const serveCommand: Command = {
     const { runServe } = await import('../agent-serve.js');
     const { defaultSocketPath } = await import('../../integrations/agents/server.js');
     try {
-      return await runServe({ configFile: values.config, socket: values.socket ?? defaultSocketPath(), ...(listen === undefined ? {} : { listen }), ...server });
+      return await runServe({ configFile: values.config, socket: values.socket ?? defaultSocketPath(), ...(listen === undefined ? {} : { listen }), ...(values.otlp === undefined ? {} : { otlp: values.otlp }), ...server });
     } catch (error) {
       process.stderr.write(`basis-hooks serve: ${error instanceof Error ? error.message : String(error)}\n`);
       return EXIT_USAGE;

@@ -3,6 +3,7 @@ import type { HookCall } from '../../contract/call.js';
 import { JSON_LIMITS } from '../../contract/limits.js';
 import type { Outcome } from '../../contract/outcome.js';
 import type { HookRunner } from '../../runner/runner.js';
+import type { Context } from '@opentelemetry/api';
 import { objectInputCheck } from '../shared/object-input.js';
 import type { AgentName } from './names.js';
 import { agentDialect } from './registry.js';
@@ -16,6 +17,8 @@ export interface HandleOptions {
   /** `canonical`: hooks see one vocabulary of tool names (the config's `tool_names`). */
   readonly toolNames?: 'native' | 'canonical';
   readonly signal?: AbortSignal;
+  /** The trace the agent ran the hook in (a `traceparent` header), continued by the chain's span. */
+  readonly traceContext?: Context | undefined;
 }
 
 const OBJECT_INPUT = objectInputCheck('agent');
@@ -43,7 +46,7 @@ export async function handleAgentEvent(runner: HookRunner, agent: AgentName, tex
   }
   let outcome: Outcome;
   try {
-    outcome = await runner.run(call, { ...(options.signal === undefined ? {} : { signal: options.signal }), checkInput: OBJECT_INPUT });
+    outcome = await runner.run(call, { ...(options.signal === undefined ? {} : { signal: options.signal }), checkInput: OBJECT_INPUT, trace_context: options.traceContext });
   } catch (error) {
     return dialect.block(`the hooks could not run: ${error instanceof Error ? error.message : String(error)}`, event.event);
   }

@@ -4,7 +4,8 @@ import os from 'node:os';
 export { defaultSocketPath } from './socket-path.js';
 import path from 'node:path';
 import type { HookRunner } from '../../runner/runner.js';
-import { serveHookHttp, type HookHttpServer, type HookResponseOut, type RefusalCode } from '../shared/hook-http.js';
+import { contextFromCarrier } from '../../telemetry/propagation.js';
+import { serveHookHttp, type HookHttpServer, type HookRequestIn, type HookResponseOut, type RefusalCode } from '../shared/hook-http.js';
 import { handleAgentEvent } from './handle.js';
 import { isAgentName, type AgentName } from './names.js';
 import { agentDialect } from './registry.js';
@@ -69,11 +70,11 @@ export async function serveAgents(options: AgentServerOptions): Promise<AgentSer
     if (code === 'origin' || code === 'host' || code === 'content_type') return { status: 403, body: { error: message } };
     return replyToHttp(agentDialect(agent).block(message));
   };
-  const handle = async ({ path: urlPath, body }: { path: string; body: string }): Promise<HookResponseOut> => {
+  const handle = async ({ path: urlPath, body, trace }: HookRequestIn): Promise<HookResponseOut> => {
     const agent = agentOf(urlPath) as AgentName;
     const chain = options.chain.acquire();
     try {
-      return replyToHttp(await handleAgentEvent(chain.runner, agent, body, { maxLength: maxBodyBytes, toolNames: chain.toolNames }));
+      return replyToHttp(await handleAgentEvent(chain.runner, agent, body, { maxLength: maxBodyBytes, toolNames: chain.toolNames, traceContext: contextFromCarrier(trace) }));
     } finally {
       chain.release();
     }

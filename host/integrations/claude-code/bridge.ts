@@ -1,3 +1,4 @@
+import type { Context } from '@opentelemetry/api';
 import type { Outcome } from '../../contract/outcome.js';
 import type { HookRunner } from '../../runner/runner.js';
 import type { ClaudeCodeOutput } from '../../transports/subprocess/dialect/claude-code/protocol.js';
@@ -33,14 +34,19 @@ export class ClaudeCodeBridge {
     this.#options = options;
   }
 
-  /** Run the chain for one event (the JSON text Claude Code sent; at most `maxLength` characters). Never rejects. */
-  async handle(text: string, signal?: AbortSignal, maxLength?: number): Promise<BridgeAnswer> {
+  /**
+   * Run the chain for one event (the JSON text Claude Code sent; at most `maxLength` characters).
+   * Never rejects. `traceContext` is the trace Claude Code ran the hook in, when it said
+   * (`TRACEPARENT` in a command hook's environment, a `traceparent` header): the chain's span
+   * continues it.
+   */
+  async handle(text: string, signal?: AbortSignal, maxLength?: number, traceContext?: Context): Promise<BridgeAnswer> {
     const read = readEvent(text, maxLength);
     if (!read.ok) return { kind: 'blocked', reason: read.problem };
     let outcome: Outcome;
     try {
       // Claude Code's tool inputs are objects: a rewrite to anything else fails that hook.
-      outcome = await this.#runner.run(read.call, signal === undefined ? { checkInput: CLAUDE_CODE_INPUT } : { signal, checkInput: CLAUDE_CODE_INPUT });
+      outcome = await this.#runner.run(read.call, signal === undefined ? { checkInput: CLAUDE_CODE_INPUT, trace_context: traceContext } : { signal, checkInput: CLAUDE_CODE_INPUT, trace_context: traceContext });
     } catch (error) {
       return { kind: 'blocked', reason: `the hooks could not run: ${error instanceof Error ? error.message : String(error)}` };
     }

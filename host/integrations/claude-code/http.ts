@@ -1,3 +1,4 @@
+import { contextFromCarrier } from '../../telemetry/propagation.js';
 import { serveHookHttp, type HookHttpServer, type RefusalCode, type HookResponseOut } from '../shared/hook-http.js';
 import { blockedBody, type ClaudeCodeBridge } from './bridge.js';
 
@@ -78,8 +79,9 @@ export async function serveClaudeCode(bridge: ClaudeCodeBridge, options: HttpOpt
     ...(options.bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: options.bodyTimeoutMs }),
     ...(options.onRefusal === undefined ? {} : { onRefusal: options.onRefusal }),
     refuse: claudeCodeRefusal,
-    handle: async ({ body }) => {
-      const answer = await bridge.handle(body, undefined, maxBodyBytes);
+    handle: async ({ body, trace }) => {
+      // A caller that sends W3C trace context (`traceparent`) gets the chain's span in its trace.
+      const answer = await bridge.handle(body, undefined, maxBodyBytes, contextFromCarrier(trace));
       return { status: 200, body: answer.kind === 'blocked' ? blockedBody(answer.reason) : (answer.output ?? {}) };
     },
   });

@@ -1,18 +1,17 @@
-import {
-  CallToolRequestParamsSchema,
-  type JSONRPCMessage,
-  type JSONRPCNotification,
-  type JSONRPCRequest,
-  type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { JsonValue } from '../../contract/json.js';
+import type { JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { GatewayAuditEvent } from '../../contract/audit.js';
+import { checkModernMeta, declaredVersion } from './era.js';
+import type { Exposure } from './expose.js';
+import { resolveIdentity, type IdentityDefaults, type VerifiedToken } from './identity.js';
 import { errorResponse, RpcCode } from './jsonrpc/errors.js';
 import { IdMinter, idKey, showId } from './jsonrpc/ids.js';
 import { judgeMethod, type UnknownMethods } from './jsonrpc/methods.js';
 import type { Incoming, JSONRPCAnswer } from './jsonrpc/read.js';
-import { TaskBook } from './tasks.js';
-import type { HookedCall, Identity, ToolHooks } from './tool-hooks.js';
-import { isUpstreamError, UpstreamError, type Answer, type Related, type UpstreamLink } from './upstream/link.js';
+import { Requests, type RequestContext } from './requests.js';
+import type { TaskSeal } from './task-handles.js';
+import type { Identity, ToolHooks } from './tool-hooks.js';
+import { isUpstreamError, UpstreamError, type Answer, type Related } from './upstream/link.js';
+import type { UpstreamSession } from './upstream/session.js';
 
 /** The client end of a conversation: where the gateway's messages to the client go. */
 export interface ClientPeer {
@@ -22,29 +21,40 @@ export interface ClientPeer {
    * response stream; stdio has one stream for everything.
    */
   send(message: JSONRPCMessage, related?: RequestId): void;
-}
-
-/** What the client said about itself in `initialize` (2025-11-25). */
-export interface SessionFacts {
-  clientName: string | undefined;
+  /**
+   * Whether the client can be sent requests (sampling, elicitation, roots). A 2026-07-28 client
+   * cannot: such a request from the server is refused, answered with an error.
+   */
+  readonly takesRequests: boolean;
 }
 
 /** Options of a {@link Conversation}. */
 export interface ConversationOptions {
-  readonly upstream: UpstreamLink;
+  readonly upstream: UpstreamSession;
   readonly peer: ClientPeer;
   readonly hooks: ToolHooks;
-  /** Who a request is made for (the hooks' agent_id and workspace). */
-  readonly identity: (request: JSONRPCRequest, session: SessionFacts) => Identity;
+  readonly exposure: Exposure;
+  /** The gateway's `--agent-id` / `--workspace`. */
+  readonly identity: IdentityDefaults;
+  /** Seals 2026-07-28 task handles (shared by a gateway's conversations, and its replicas). */
+  readonly seal: TaskSeal;
+  /** Adds the gateway's own events to the audit stream. */
+  readonly record?: ((event: GatewayAuditEvent) => void) | undefined;
   /** What to do with methods in none of the gateway's tables (default `refuse`). */
-  readonly unknownMethods?: UnknownMethods;
+  readonly unknownMethods?: UnknownMethods | undefined;
   readonly log: (line: string) => void;
+}
+
+/** How a message arrived (HTTP: the verified token of its POST). */
+export interface Arrival {
+  readonly token?: VerifiedToken | undefined;
 }
 
 /** One client request the gateway has not answered yet. */
 interface InFlight {
   readonly id: RequestId;
   readonly abort: AbortController;
+  readonly token: VerifiedToken | undefined;
   /** pre: its pre chain runs (the server has not seen it); server: the server has it; post: its post chain runs. */
   stage: 'pre' | 'server' | 'post';
   /** The client cancelled it (or went away): it gets no answer. */
@@ -63,8 +73,9 @@ function upstreamFailure(error: UpstreamError): Answer {
 }
 
 /**
- * One client's conversation with the MCP server through the gateway: a stdio client, or a
- * Streamable HTTP session. It decides what crosses, in which direction, under which id:
+ * One client's conversation with the MCP server through the gateway: a stdio client, a Streamable
+ * HTTP session (2025-11-25), or one 2026-07-28 request. It decides what crosses, in which direction,
+ * under which id (what each request does is {@link Requests}'):
  *
  * - **Only what it understands is forwarded.** Requests and notifications are judged against the
  *   method tables ({@link judgeMethod}): a notification carrying a request method (a `tools/call`
@@ -76,24 +87,22 @@ function upstreamFailure(error: UpstreamError): Answer {
  *   else the server sends as an answer is dropped and logged. The server's own requests reach the
  *   client under ids minted here, and the client's answers go back only to a server request still
  *   waiting.
- * - **Every tool result the client receives went through the post chain**: the answer to a
- *   `tools/call`, and the result of a task a `tools/call` started (`tasks/result`).
  */
 export class Conversation {
   readonly #options: ConversationOptions;
+  readonly #requests: Requests;
   readonly #inFlight = new Map<string, InFlight>();
   /** Server → client requests awaiting the client's answer: our id's key → the server's id. */
   readonly #serverRequests = new Map<string, RequestId>();
   /** The same, the other way: the server's id's key → our id (to relay its cancellations). */
   readonly #serverRequestIds = new Map<string, number>();
   readonly #serverIds = new IdMinter();
-  readonly #tasks = new TaskBook();
   readonly #work = new Set<Promise<void>>();
-  readonly #session: SessionFacts = { clientName: undefined };
   #closing: string | undefined;
 
   constructor(options: ConversationOptions) {
     this.#options = options;
+    this.#requests = new Requests(options);
   }
 
   /** Requests not answered yet. */
@@ -104,10 +113,10 @@ export class Conversation {
   // ── from the client ──────────────────────────────────────────────────────────────────────────────
 
   /** A message from the client. */
-  receive(incoming: Incoming): void {
+  receive(incoming: Incoming, arrival: Arrival = {}): void {
     switch (incoming.kind) {
       case 'request':
-        this.#request(incoming.message);
+        this.#request(incoming.message, arrival);
         return;
       case 'notification':
         this.#notification(incoming.message);
@@ -121,30 +130,43 @@ export class Conversation {
     }
   }
 
-  #request(request: JSONRPCRequest): void {
-    const reply = (code: number, message: string): void => this.#options.peer.send(errorResponse(request.id, code, `basis-hooks: ${message}`), request.id);
-    if (this.#closing !== undefined) return reply(RpcCode.ConnectionClosed, this.#closing);
+  /** The answer a request would get before any work: a refusal, or `undefined` to go on. */
+  #refusal(request: JSONRPCRequest): Answer | undefined {
+    const refuse = (code: number, message: string): Answer => ({ error: { code, message: `basis-hooks: ${message}` } });
+    if (this.#closing !== undefined) return refuse(RpcCode.ConnectionClosed, this.#closing);
     const verdict = judgeMethod('client', request.method, true);
-    if (verdict.kind === 'misused') return reply(RpcCode.InvalidRequest, `${verdict.why}; refused`);
-    if (verdict.kind === 'wrong_direction') return reply(RpcCode.MethodNotFound, `${verdict.why}; refused`);
+    if (verdict.kind === 'misused') return refuse(RpcCode.InvalidRequest, `${verdict.why}; refused`);
+    if (verdict.kind === 'wrong_direction') return refuse(RpcCode.MethodNotFound, `${verdict.why}; refused`);
     if (verdict.kind === 'unknown' && this.#unknownMethods === 'refuse') {
       this.#log(`refused the client's request for unknown method "${request.method}"`);
-      return reply(RpcCode.MethodNotFound, `the gateway does not know the method "${request.method}" and refuses what it cannot check (its operator can pass unknown methods through with --unknown-methods forward)`);
+      return refuse(RpcCode.MethodNotFound, `the gateway does not know the method "${request.method}" and refuses what it cannot check (its operator can pass unknown methods through with --unknown-methods forward)`);
     }
-    const key = idKey(request.id);
-    if (this.#inFlight.has(key)) {
+    if (this.#inFlight.has(idKey(request.id))) {
       this.#log(`refused a ${request.method} reusing id ${showId(request.id)}, which is still in flight`);
-      return reply(RpcCode.InvalidRequest, `request id ${showId(request.id)} is already in flight; a request's id must differ from every other request still awaiting its answer (refused, not forwarded)`);
+      return refuse(RpcCode.InvalidRequest, `request id ${showId(request.id)} is already in flight; a request's id must differ from every other request still awaiting its answer (refused, not forwarded)`);
     }
-    const entry: InFlight = { id: request.id, abort: new AbortController(), stage: 'server', cancelled: false, answered: false };
-    this.#inFlight.set(key, entry);
+    if (declaredVersion(request) !== undefined) {
+      const problem = checkModernMeta(request);
+      if (problem !== undefined) return { error: problem };
+    }
+    return undefined;
+  }
+
+  #request(request: JSONRPCRequest, arrival: Arrival): void {
+    const refused = this.#refusal(request);
+    if (refused !== undefined) {
+      this.#options.peer.send({ jsonrpc: '2.0', id: request.id, ...refused } as JSONRPCMessage, request.id);
+      return;
+    }
+    const entry: InFlight = { id: request.id, abort: new AbortController(), token: arrival.token, stage: 'server', cancelled: false, answered: false };
+    this.#inFlight.set(idKey(request.id), entry);
     this.#track(this.#dispatch(request, entry));
   }
 
   async #dispatch(request: JSONRPCRequest, entry: InFlight): Promise<void> {
     let answer: Answer;
     try {
-      answer = await this.#handle(request, entry);
+      answer = await this.#requests.handle(request, this.#context(request, entry));
     } catch (error) {
       // Cancelled: no answer (the id was freed when the cancel arrived).
       if (isUpstreamError(error) && error.code === 'cancelled') return;
@@ -154,76 +176,17 @@ export class Conversation {
     this.#answer(entry, answer);
   }
 
-  #handle(request: JSONRPCRequest, entry: InFlight): Promise<Answer> {
-    switch (request.method) {
-      case 'tools/call':
-        return this.#toolCall(request, entry);
-      case 'tasks/result':
-        return this.#taskResult(request, entry);
-      case 'initialize': {
-        const name = (request.params as { clientInfo?: { name?: unknown } } | undefined)?.clientInfo?.name;
-        if (typeof name === 'string' && name !== '') this.#session.clientName = name;
-        return this.#forward(request, entry);
-      }
-      default:
-        return this.#forward(request, entry);
-    }
-  }
-
-  #forward(request: JSONRPCRequest, entry: InFlight): Promise<Answer> {
-    entry.stage = 'server';
-    return this.#options.upstream.call({ request, signal: entry.abort.signal, onRelated: (message) => this.#related(message, entry) });
-  }
-
-  async #toolCall(request: JSONRPCRequest, entry: InFlight): Promise<Answer> {
-    const parsed = CallToolRequestParamsSchema.safeParse(request.params);
-    if (!parsed.success) {
-      return { error: { code: RpcCode.InvalidParams, message: `invalid tools/call params: ${parsed.error.issues.map((i) => i.message).join('; ')}` } };
-    }
-    // The raw params, not the parse: the server gets every field the client sent.
-    const params = request.params as Record<string, unknown>;
-    let call: HookedCall = {
-      identity: this.#options.identity(request, this.#session),
-      toolCallId: String(request.id),
-      name: parsed.data.name,
-      input: (params.arguments ?? {}) as JsonValue,
+  /** What a request handler needs of this conversation. */
+  #context(request: JSONRPCRequest, entry: InFlight): RequestContext {
+    return {
+      signal: entry.abort.signal,
+      identity: (): Identity => resolveIdentity(request, this.#requests.clientName, entry.token, this.#options.identity),
+      stage: (stage) => {
+        entry.stage = stage;
+      },
+      cancelled: () => entry.cancelled,
+      onRelated: (message) => this.#related(message, entry),
     };
-    entry.stage = 'pre';
-    const verdict = await this.#options.hooks.pre(call, entry.abort.signal);
-    if (entry.cancelled) throw new UpstreamError('cancelled', 'the client cancelled the request');
-    if (verdict.kind === 'refused') return { result: verdict.result };
-    call = { ...call, input: verdict.input };
-    const forwarded: JSONRPCRequest = verdict.modified ? { ...request, params: { ...params, arguments: verdict.input as Record<string, unknown> } } : request;
-    const answer = await this.#forward(forwarded, entry);
-    if ('error' in answer) return answer; // the protocol failing (unknown tool, bad params), not a tool result
-    if (params.task !== undefined) {
-      // Task-augmented (2025-11-25): the answer is the task's handle; its result comes through
-      // tasks/result, where the post chain runs on it.
-      const taskId = (answer.result.task as { taskId?: unknown } | undefined)?.taskId;
-      if (typeof taskId === 'string') {
-        this.#tasks.remember(taskId, call);
-        return answer;
-      }
-    }
-    entry.stage = 'post';
-    return { result: await this.#options.hooks.post(call, answer.result, entry.abort.signal) };
-  }
-
-  async #taskResult(request: JSONRPCRequest, entry: InFlight): Promise<Answer> {
-    const taskId = (request.params as { taskId?: unknown } | undefined)?.taskId;
-    const call = typeof taskId === 'string' ? this.#tasks.recall(taskId) : undefined;
-    if (call === undefined && this.#options.hooks.anyPost) {
-      return {
-        error: {
-          code: RpcCode.InvalidParams,
-          message: `basis-hooks: task ${JSON.stringify(taskId)} was not started by a tools/call through this connection to the gateway, so the post_tool_use hooks cannot check its result; it was not fetched (fail closed)`,
-        },
-      };
-    }
-    const answer = await this.#forward(request, entry);
-    if ('error' in answer || call === undefined) return answer;
-    entry.stage = 'post';
-    return { result: await this.#options.hooks.post(call, answer.result, entry.abort.signal) };
   }
 
   /** A message the server sent while working on the client's request: to the client, on that request's stream. */
@@ -264,7 +227,9 @@ export class Conversation {
       return;
     }
     if (this.#closing !== undefined) return;
-    void this.#options.upstream.notify(notification).catch((error: unknown) => this.#log(`could not forward ${method} to ${this.#options.upstream.label}: ${describe(error)}`));
+    const forwarded = this.#requests.notification(notification);
+    if (forwarded === undefined) return;
+    void forwarded.catch((error: unknown) => this.#log(`could not forward ${method} to ${this.#options.upstream.link.label}: ${describe(error)}`));
   }
 
   #cancel(entry: InFlight): void {
@@ -284,7 +249,7 @@ export class Conversation {
     this.#serverRequests.delete(key);
     this.#serverRequestIds.delete(idKey(serverId));
     const answer: Answer = 'result' in message ? { result: message.result } : { error: message.error };
-    void this.#options.upstream.answer(serverId, answer).catch((error: unknown) => this.#log(`could not answer ${this.#options.upstream.label}: ${describe(error)}`));
+    void this.#options.upstream.link.answer(serverId, answer).catch((error: unknown) => this.#log(`could not answer ${this.#options.upstream.link.label}: ${describe(error)}`));
   }
 
   // ── from the server ──────────────────────────────────────────────────────────────────────────────
@@ -296,15 +261,17 @@ export class Conversation {
   }
 
   #serverRequest(request: JSONRPCRequest, related?: RequestId): void {
+    const link = this.#options.upstream.link;
     const refuse = (code: number, why: string): void => {
       this.#log(`refused the server's request "${request.method}": ${why}`);
-      void this.#options.upstream.answer(request.id, { error: { code, message: `basis-hooks: ${why}` } }).catch(() => undefined);
+      void link.answer(request.id, { error: { code, message: `basis-hooks: ${why}` } }).catch(() => undefined);
     };
     if (this.#closing !== undefined) return refuse(RpcCode.ConnectionClosed, this.#closing);
     const verdict = judgeMethod('server', request.method, true);
     if (verdict.kind === 'misused') return refuse(RpcCode.InvalidRequest, verdict.why);
     if (verdict.kind === 'wrong_direction') return refuse(RpcCode.MethodNotFound, verdict.why);
     if (verdict.kind === 'unknown' && this.#unknownMethods === 'refuse') return refuse(RpcCode.MethodNotFound, `the gateway does not know the method "${request.method}"`);
+    if (!this.#options.peer.takesRequests) return refuse(RpcCode.MethodNotFound, `the client speaks MCP 2026-07-28, which has no server-to-client requests (the gateway does not translate "${request.method}" into an input_required result)`);
     const serverKey = idKey(request.id);
     if (this.#serverRequestIds.has(serverKey)) return refuse(RpcCode.InvalidRequest, `request id ${showId(request.id)} is already awaiting the client's answer`);
     const id = this.#serverIds.next();
@@ -317,11 +284,17 @@ export class Conversation {
     const { method } = notification;
     const verdict = judgeMethod('server', method, false);
     if (verdict.kind === 'misused' || verdict.kind === 'wrong_direction') {
-      this.#log(`dropped a notification from ${this.#options.upstream.label}: ${verdict.why}`);
+      this.#log(`dropped a notification from ${this.#options.upstream.link.label}: ${verdict.why}`);
       return;
     }
     if (verdict.kind === 'unknown' && this.#unknownMethods === 'refuse') {
       this.#log(`dropped the server's notification "${method}": the gateway does not know it`);
+      return;
+    }
+    if (method === 'notifications/tasks') {
+      // The tasks extension's push of a task's whole state — its result included — under the
+      // server's task id: the client polls tasks/get instead, where the post chain runs.
+      this.#log(`dropped the server's notifications/tasks (a task's result reaches the client through tasks/get, past the post chain)`);
       return;
     }
     if (method === 'notifications/cancelled') {
@@ -330,7 +303,7 @@ export class Conversation {
       const serverKey = typeof requestId === 'string' || typeof requestId === 'number' ? idKey(requestId) : undefined;
       const id = serverKey === undefined ? undefined : this.#serverRequestIds.get(serverKey);
       if (serverKey === undefined || id === undefined) {
-        this.#log(`${this.#options.upstream.label} cancelled request ${showId(requestId as RequestId)}, which the client was not asked (dropped)`);
+        this.#log(`${this.#options.upstream.link.label} cancelled request ${showId(requestId as RequestId)}, which the client was not asked (dropped)`);
         return;
       }
       this.#serverRequestIds.delete(serverKey);

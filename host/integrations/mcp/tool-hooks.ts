@@ -1,3 +1,4 @@
+import type { Context } from '@opentelemetry/api';
 import type { JsonValue } from '../../contract/json.js';
 import type { PostToolUseOutcome, PreToolUseOutcome } from '../../contract/outcome.js';
 import { compileToolMatcher } from '../../runner/matcher.js';
@@ -19,6 +20,8 @@ export interface HookedCall {
   readonly name: string;
   /** The arguments the tool runs with (after any modify, once the pre chain ran). */
   readonly input: JsonValue;
+  /** The trace the chains run in (the gateway's span for the call), while an OpenTelemetry SDK listens. */
+  readonly trace?: Context | undefined;
 }
 
 /** What the pre chain decided, in the gateway's terms. */
@@ -41,12 +44,17 @@ function describe(error: unknown): string {
 export class ToolHooks {
   readonly #runner: HookRunner;
   readonly #postMatchers: ReadonlyArray<(tool: string) => boolean>;
+  readonly #preMatchers: ReadonlyArray<(tool: string) => boolean>;
+  /** Whether a chain with no hook for the tool must still run (it is audited, or its outcome reported). */
+  readonly #observed: boolean;
   readonly #onOutcome: ((outcome: PreToolUseOutcome | PostToolUseOutcome, tool: string) => void) | undefined;
 
   constructor(runner: HookRunner, options: { onOutcome?: ((outcome: PreToolUseOutcome | PostToolUseOutcome, tool: string) => void) | undefined } = {}) {
     this.#runner = runner;
     this.#postMatchers = runner.hooks.filter((h) => h.event === 'post_tool_use').map((h) => compileToolMatcher(h.tools));
+    this.#preMatchers = runner.hooks.filter((h) => h.event === 'pre_tool_use').map((h) => compileToolMatcher(h.tools));
     this.#onOutcome = options.onOutcome;
+    this.#observed = runner.audited || options.onOutcome !== undefined;
   }
 
   /** Whether any post hook runs for `tool` (when none does, its result is relayed as it came). */
@@ -61,12 +69,15 @@ export class ToolHooks {
 
   /** Run the pre chain on `call`. */
   async pre(call: HookedCall, signal: AbortSignal): Promise<PreVerdict> {
+    // No hook for this tool, and nobody watching the chain (no audit, no trail, no trace): what it
+    // would decide is known (allow, unchanged); the runner is not asked.
+    if (!this.#observed && call.trace === undefined && !this.#preMatchers.some((matches) => matches(call.name))) return { kind: 'allowed', input: call.input, modified: false };
     let outcome: PreToolUseOutcome;
     try {
       outcome = await this.#runner.pre(
         { workspace: call.identity.workspace, agent_id: call.identity.agentId, tool_call_id: call.toolCallId, tool_name: call.name, input: call.input },
         // MCP's tool arguments are objects: a rewrite to anything else fails that hook.
-        { signal, checkInput: MCP_INPUT },
+        { signal, checkInput: MCP_INPUT, trace_context: call.trace },
       );
     } catch (error) {
       return { kind: 'refused', result: refusal(`basis-hooks: the hooks could not run (${describe(error)}); the call was not made (fail closed)`) };
@@ -97,7 +108,7 @@ export class ToolHooks {
           output: outputOf(result),
           is_error: isErrorOf(result),
         },
-        { signal },
+        { signal, trace_context: call.trace },
       );
     } catch (error) {
       return refusal(`basis-hooks: the post_tool_use hooks could not run (${describe(error)}); the output was withheld (fail closed)`);

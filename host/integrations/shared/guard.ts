@@ -1,6 +1,8 @@
+import type { Context } from '@opentelemetry/api';
 import type { JsonValue } from '../../contract/json.js';
 import type { PostToolUseOutcome, PreToolUseAllowed, PreToolUseOutcome } from '../../contract/outcome.js';
 import type { HookRunner, RunOptions } from '../../runner/runner.js';
+import { ExecuteToolSpan } from '../../telemetry/execute-tool.js';
 import { ToolCallBlockedError } from './errors.js';
 import { outputAsJson, outputAsText } from './json.js';
 
@@ -54,10 +56,27 @@ export type GuardResult<T> =
  *   unchanged → `result` / `thrown` (the tool's own value or error, identity kept);
  *   `replace` → `replaced`, or `blocked` (`error_replaced`) when the replacement is an error;
  *   `deny` → `blocked` (`output_denied`).
+ *
+ * While an OpenTelemetry SDK is registered, the call is a GenAI `execute_tool {tool}` span: both
+ * chains' spans are its children and the tool runs in its context.
  */
 export async function guardToolCall<T>(runner: HookRunner, scope: HookScope, call: GuardedCall<T>): Promise<GuardResult<T>> {
+  const span = ExecuteToolSpan.start(call.toolName, call.toolCallId, scope.agentId);
+  if (span === undefined) return guarded(runner, scope, call, undefined);
+  let result: GuardResult<T>;
+  try {
+    result = await guarded(runner, scope, call, span);
+  } catch (error) {
+    span.end(error instanceof Error ? error.name : 'Error');
+    throw error;
+  }
+  span.end(result.kind === 'blocked' ? result.error.code : result.kind === 'thrown' ? (result.error instanceof Error ? result.error.name : 'Error') : undefined);
+  return result;
+}
+
+async function guarded<T>(runner: HookRunner, scope: HookScope, call: GuardedCall<T>, span: ExecuteToolSpan | undefined): Promise<GuardResult<T>> {
   // Whole literals, no spreads (on Node 20 each spread makes a hidden class of its own: ~1 µs a call).
-  const options: RunOptions = optionsOf(call.signal, call.checkInput);
+  const options: RunOptions = optionsOf(call.signal, call.checkInput, span?.context);
   const pre = await runner.pre({ workspace: scope.workspace, agent_id: scope.agentId, tool_call_id: call.toolCallId, tool_name: call.toolName, input: call.input }, options);
   scope.onOutcome?.(pre);
   if (pre.decision === 'deny') {
@@ -66,7 +85,7 @@ export async function guardToolCall<T>(runner: HookRunner, scope: HookScope, cal
 
   let settled: { ok: true; value: T } | { ok: false; error: unknown };
   try {
-    settled = { ok: true, value: await call.execute(pre) };
+    settled = { ok: true, value: await (span === undefined ? call.execute(pre) : span.run(() => call.execute(pre))) };
   } catch (error) {
     settled = { ok: false, error };
   }
@@ -84,7 +103,7 @@ export async function guardToolCall<T>(runner: HookRunner, scope: HookScope, cal
       output: settled.ok ? outputAsJson(settled.value, call.toolName) : call.errorText(settled.error),
       is_error: !settled.ok,
     },
-    optionsOf(call.signal, undefined),
+    optionsOf(call.signal, undefined, span?.context),
   );
   scope.onOutcome?.(post);
 
@@ -101,7 +120,14 @@ export async function guardToolCall<T>(runner: HookRunner, scope: HookScope, cal
 
 const NO_OPTIONS: RunOptions = {};
 
-function optionsOf(signal: AbortSignal | undefined, checkInput: RunOptions['checkInput']): RunOptions {
+function optionsOf(signal: AbortSignal | undefined, checkInput: RunOptions['checkInput'], trace: Context | undefined): RunOptions {
+  if (trace !== undefined) {
+    // Telemetry is recording: one more field is no matter here.
+    const options: { signal?: AbortSignal; checkInput?: NonNullable<RunOptions['checkInput']>; trace_context: Context } = { trace_context: trace };
+    if (signal !== undefined) options.signal = signal;
+    if (checkInput !== undefined) options.checkInput = checkInput;
+    return options;
+  }
   if (signal === undefined) return checkInput === undefined ? NO_OPTIONS : { checkInput };
   return checkInput === undefined ? { signal } : { signal, checkInput };
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { TraceCarrier } from '../../telemetry/propagation.js';
 import { bearerMatches } from './token.js';
 
 /*
@@ -30,10 +31,12 @@ export type RefusalCode =
   /** The connection failed while the body was read. */
   | 'aborted';
 
-/** A request as the handler sees it: the path and the body text (UTF-8). */
+/** A request as the handler sees it: the path, the body text (UTF-8), and its W3C trace context headers. */
 export interface HookRequestIn {
   readonly path: string;
   readonly body: string;
+  /** `traceparent` / `tracestate` as sent (unchecked: `contextFromCarrier` parses them). */
+  readonly trace: TraceCarrier;
 }
 
 /** What the handler (or a refusal) answers: a status and a JSON body, or `raw` text sent as it is. */
@@ -186,7 +189,7 @@ export async function serveHookHttp(options: HookHttpOptions): Promise<HookHttpS
       }
       let answer: HookResponseOut;
       try {
-        answer = await options.handle({ path: pathOf(request), body: body.text });
+        answer = await options.handle({ path: pathOf(request), body: body.text, trace: { traceparent: request.headers.traceparent, tracestate: request.headers.tracestate } });
       } catch (error) {
         answer = options.refuse('aborted', `internal error: ${error instanceof Error ? error.message : String(error)}`, pathOf(request));
       }

@@ -184,6 +184,8 @@ export class GuestInstance {
   #served = false;
   /** Call through jco's glue from now on: the component has no direct plan, or proved not to fit it. */
   #glueOnly = false;
+  /** The meter of the last call, once the call reached the guest (for {@link unitsUsed}). */
+  #lastMeter: CallMeter | undefined;
 
   constructor(spec: GuestSpec, glue: Glue) {
     this.#spec = spec;
@@ -299,6 +301,7 @@ export class GuestInstance {
    */
   call(request: WitHookRequest, timeoutMs?: number, started: number = performance.now()): CallOutcome {
     const limits = this.#spec.limits;
+    this.#lastMeter = undefined;
     return this.#call(request, started + Math.min(limits.timeoutMs, timeoutMs ?? Infinity));
   }
 
@@ -319,6 +322,7 @@ export class GuestInstance {
     const { meter, sandbox } = live;
     sandbox.takeLogs(); // whatever the guest wrote outside a call is not this call's
     meter.begin(deadline);
+    this.#lastMeter = meter;
     let answer: DirectOutcome;
     try {
       answer = live.direct === undefined ? viaGlue(live.handle, request) : live.direct.call(request, this.#spec.maxOutputBytes, meter.charger);
@@ -407,6 +411,11 @@ export class GuestInstance {
     else if (error instanceof RangeError && /call stack/i.test(error.message)) kind = 'stack-overflow';
     else kind = 'abi';
     return { type: 'trap', kind, message: describe(error), memoryAtLimit: meter.memoryRefused, logs };
+  }
+
+  /** Fuel units the last call spent in the guest (undefined when it never reached the guest). */
+  unitsUsed(): number | undefined {
+    return this.#lastMeter?.unitsUsed();
   }
 
   /** Discard the instance (closing what it left open). */

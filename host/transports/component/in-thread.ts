@@ -27,6 +27,8 @@ export class InThreadRunner implements GuestRunner {
   #guest: Promise<GuestInstance> | undefined;
   /** The instance once made: calls go straight to it, without awaiting anything. */
   #made: GuestInstance | undefined;
+  /** The last invoke ran the guest (on this thread, within the call): its meter says what it spent. */
+  #ran = false;
   #closed = false;
 
   constructor(spec: GuestSpec, glueUrl: string) {
@@ -45,15 +47,22 @@ export class InThreadRunner implements GuestRunner {
   }
 
   invoke(request: WitHookRequest, signal?: AbortSignal, timeoutMs?: number): GuestReply | Promise<GuestReply> {
+    this.#ran = false;
     if (this.#closed) return { type: 'aborted', why: 'the transport was closed' };
     if (signal?.aborted === true) return { type: 'aborted', why: 'the call was aborted' };
     const guest = this.#made;
     if (guest === undefined) return this.#invokeWhenReady(request, signal, timeoutMs);
     const started = performance.now();
     const reply: GuestReply = guest.call(request, timeoutMs, started);
+    this.#ran = true;
     // A quick call is answered at once, synchronously: a chain of such hooks runs without a promise.
     if (performance.now() - started < YIELD_AFTER_MS) return reply;
     return new Promise((resolve) => setImmediate(() => resolve(reply)));
+  }
+
+  /** Fuel units the last invoke spent, when it ran the guest within the call (not when it had to load first). */
+  lastFuelUsed(): number | undefined {
+    return this.#ran ? this.#made?.unitsUsed() : undefined;
   }
 
   async #invokeWhenReady(request: WitHookRequest, signal?: AbortSignal, timeoutMs?: number): Promise<GuestReply> {

@@ -18,6 +18,8 @@ import { STATE_POLICIES, type StatePolicy } from './state.js';
 /** A WebAssembly component hook. */
 export interface ComponentTransport extends Transport {
   readonly kind: 'component';
+  /** `metered` (on the caller's thread) or `worker`. */
+  readonly isolation: ComponentIsolation;
   /** Answers at once (no promise) when a metered call was quick; else a promise. */
   invoke(request: HookRequest, context: InvokeContext): InvokeResult | Promise<InvokeResult>;
   /**
@@ -208,6 +210,7 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
 
   const this_: ComponentTransport = {
     kind: 'component',
+    isolation,
     async load() {
       return (await load()).info;
     },
@@ -239,5 +242,7 @@ export function componentTransport(options: ComponentOptions): ComponentTranspor
       }
     },
   };
+  // Metered calls run within invoke, on this thread: the meter can say what the last one spent.
+  if (isolation === 'metered') this_.fuelUsed = () => (loaded instanceof InThreadRunner ? loaded.lastFuelUsed() : undefined);
   return this_;
 }

@@ -189,9 +189,10 @@ describe('mcp gateway ↔ server-everything: hooks and concurrency', () => {
     const via = await track(connect(config, EVERYTHING, { flags: ['--workspace', dir] }));
     const seen = JSON.parse(text(await via.client.callTool({ name: 'echo', arguments: { message: 'hi' } }))) as Record<string, unknown>;
     expect(seen).toEqual({ hook_schema: 1, event: 'pre_tool_use', workspace: dir, agent_id: 'basis-test-client', tool_call_id: expect.stringMatching(/^\d+$/), tool_name: 'echo', input: { message: 'hi' } });
+    // --agent-id names the agent only when nothing else does (issue 22's order: token, _meta, initialize, flag).
     const named = await track(connect(config, EVERYTHING, { flags: ['--agent-id', 'agent-7'] }));
     const withId = JSON.parse(text(await named.client.callTool({ name: 'get-sum', arguments: {} }))) as Record<string, unknown>;
-    expect(withId).toMatchObject({ agent_id: 'agent-7', workspace: ROOT, input: {} }); // default workspace: the gateway's cwd
+    expect(withId).toMatchObject({ agent_id: 'basis-test-client', workspace: ROOT, input: {} }); // default workspace: the gateway's cwd
   });
 
   it('what hooks write (a sandboxed guest\'s stdout and stderr, a subprocess\'s stderr) reaches neither the protocol stream nor stderr', async () => {

@@ -11,6 +11,7 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { RpcCode } from './errors.js';
+import { fastKind } from './fast-read.js';
 
 /** A response from the other side: a result or an error. */
 export type JSONRPCAnswer = JSONRPCResultResponse | JSONRPCErrorResponse;
@@ -52,6 +53,9 @@ export function readValue(value: unknown): Incoming {
     return { kind: 'invalid', reason: 'not a JSON object', answer: { id: null, code: RpcCode.InvalidRequest } };
   }
   const object = value as Record<string, unknown>;
+  // The common, certainly valid shapes skip the schemas (a test holds the two to agreeing).
+  const fast = fastKind(object);
+  if (fast !== undefined) return { kind: fast, message: object } as Incoming;
   if ('method' in object) {
     if ('id' in object) {
       if (JSONRPCRequestSchema.safeParse(object).success) return { kind: 'request', message: object as JSONRPCRequest };

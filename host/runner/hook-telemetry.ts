@@ -1,0 +1,39 @@
+import type { HookTraits } from '../telemetry/chain.js';
+import type { Transport } from './transport.js';
+
+/*
+ * What the runner tells telemetry about a hook besides its trail entry: fixed traits, and the fuel a
+ * metered call spent. Kept apart from runner.ts: nothing here is on the path of a chain that records
+ * nothing.
+ */
+
+/** A transport's telemetry traits: its isolation as it says, else what its kind implies, else its kind. */
+export function traitsOf(transport: Transport): HookTraits {
+  const kind = typeof transport.kind === 'string' ? transport.kind : 'unknown';
+  if (typeof transport.isolation === 'string') return { isolation: transport.isolation };
+  return { isolation: kind === 'subprocess' ? 'process' : kind === 'interceptor' ? 'in-process' : kind };
+}
+
+/** The fuel the transport says its last call spent; a transport that throws says nothing. */
+export function fuelOf(transport: Transport): number | undefined {
+  if (transport.fuelUsed === undefined) return undefined;
+  try {
+    const fuel = transport.fuelUsed();
+    return typeof fuel === 'number' && Number.isFinite(fuel) ? fuel : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Note the fuel on an evaluation (telemetry only; without fuel, the evaluation as it is). */
+export function withFuel<E extends { fuel?: number }>(evaluated: E | Promise<E>, fuel: number | undefined): E | Promise<E> {
+  if (fuel === undefined) return evaluated;
+  if (evaluated instanceof Promise) {
+    return evaluated.then((done) => {
+      done.fuel = fuel;
+      return done;
+    });
+  }
+  evaluated.fuel = fuel;
+  return evaluated;
+}
