@@ -165,8 +165,8 @@ describe('one policy in all nine agents: what install writes decides each agent\
     }
   }, 300_000);
 
-  it('the same policy as a command hook (hooks.command.json), in-process: the same decisions', async () => {
-    for (const agent of ['claude-code', 'cline', 'windsurf'] as const) {
+  it('the same policy as command hooks (hooks.command.json), in-process: the same decisions in all nine', async () => {
+    for (const agent of AGENT_NAMES) {
       const project = path.join(dir, 'cmd', agent);
       await mkdir(project, { recursive: true });
       await install(agent, project, COMMAND_POLICY, { socket: path.join(dir, 'cmd', 'nobody.sock'), command: `${process.execPath} ${CLI}` });
