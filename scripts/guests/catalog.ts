@@ -124,6 +124,17 @@ function jsGuests(): Guest[] {
     // One component for every behaviour: each hook is granted its behaviour as BASIS_BEHAVIOUR.
     out.push(guest('js', `${engine}/conformance`, { ...base, name: 'conformance', event: 'pre_tool_use', lang: 'js', source: 'conformance/by-env.js', engine }, ['conformance/behaviours.js']));
   }
+  // The policy of examples/one-policy (docs/one-policy-every-agent.md), built where its own hook.json
+  // says, as `basis-hooks build examples/one-policy` does: the component twin of its command hook.
+  const example = join(ROOT, 'examples', 'one-policy');
+  out.push({
+    group: 'js',
+    key: 'js/example/no-rm-rf',
+    dir: example,
+    manifest: { ...base, name: 'no-rm-rf', event: 'pre_tool_use', lang: 'js', source: 'no-rm-rf.js', engine: 'quickjs', out: 'build/no-rm-rf.wasm' },
+    out: join(example, 'build', 'no-rm-rf.wasm'),
+    inputs: [],
+  });
   out.push(workspacePolicy());
   return out;
 }
