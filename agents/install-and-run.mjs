@@ -14,7 +14,12 @@ const step = (cmd, args, cwd) => {
 };
 if (!existsSync(path.join(here, 'node_modules', '@anthropic-ai', 'claude-code-linux-x64', 'claude'))) {
   console.log('test:agents: installing the agent CLIs (first use, ~1.6 GB)');
-  step('npm', ['ci', '--no-audit', '--no-fund'], here);
+  // `npm install --no-save`, not `npm ci`: the lock pins every package this platform installs, but
+  // not the other platforms' optional binaries (@cline/cli-darwin-arm64, @teddyzhu/clipboard-win32-…),
+  // which the registry this lock was made against does not serve, and npm 11's `ci` refuses a lock
+  // without them ("Missing: … from lock file"). `install` installs exactly the locked versions and,
+  // with --no-save, rewrites neither package.json nor the lock.
+  step('npm', ['install', '--no-save', '--no-audit', '--no-fund'], here);
 }
 step('npm', ['run', 'build'], root);
 step('npm', ['run', 'build-guests'], root);

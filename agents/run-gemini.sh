@@ -56,8 +56,11 @@ PORT="$(cat "$RUN/port")"
 VERSION="$(node -e 'console.log(require(process.argv[1]).version)' "$(dirname "$GEMINI_JS")/../package.json")"
 T0=$(date +%s.%N)
 set +e
+# RUN_TRUST_WORKSPACE="" leaves GEMINI_CLI_TRUST_WORKSPACE out: the folder must then be trusted in
+# $HOME/.gemini/trustedFolders.json (headless, Gemini CLI refuses to run in an untrusted folder).
+TRUST="${RUN_TRUST_WORKSPACE-true}"
 ( cd "$RUN/proj" && env -i PATH="$PATH" HOME="$RUN/home" TERM=dumb LANG=C.UTF-8 \
-    GEMINI_CLI_TRUST_WORKSPACE="${RUN_TRUST_WORKSPACE-true}" \
+    ${TRUST:+GEMINI_CLI_TRUST_WORKSPACE="$TRUST"} \
     GEMINI_API_KEY=dummy GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$PORT" \
     timeout "${TIMEOUT:-60}" node "$GEMINI_JS" -p "Follow the scripted steps." \
       --output-format json ${GEMINI_FLAGS:---approval-mode yolo} \

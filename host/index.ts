@@ -22,6 +22,9 @@ export {
   type ComponentOptions,
   type ComponentGrants,
 } from './transports/component/index.js';
+// Policy hooks: their engines (@cedar-policy/cedar-wasm, an optional peer; @marcbachmann/cel-js) load on first use.
+export { cedarTransport, policySetDigest, type CedarTransport, type CedarOptions, type CedarInfo } from './transports/cedar/index.js';
+export { celTransport, celFilter, celToolFilter, CelRule, CelRules, type CelTransport, type CelOptions, type CelInfo, type CelFilterOptions } from './transports/cel/index.js';
 export * from './config/index.js';
 export * from './audit/index.js';
 export * from './telemetry/index.js';

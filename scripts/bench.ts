@@ -48,6 +48,7 @@ import { benchFrameworks, frameworksReport } from './bench/frameworks.js';
 import { COLD_START_GUESTS, ROOT, guestById } from './bench/guests.js';
 import { chainRatios, computeRatios } from './bench/ratios.js';
 import { benchMcp, mcpReport } from './bench/mcp.js';
+import { benchPolicies } from './bench/policies.js';
 import { benchTelemetry, telemetryReport } from './bench/telemetry.js';
 import { PERFORMANCE_PAGE, SUMMARY_END, SUMMARY_PAGE, SUMMARY_START, markdownReport, replaceBlock, summaryTable, textReport } from './bench/report.js';
 import { BenchResultSchema, BlockSchema, type BenchResult, type Block } from './bench/result.js';
@@ -120,6 +121,8 @@ async function measureAll(quick: boolean, cacheDir: string): Promise<BenchResult
   const chain = await benchChain(plan, cacheDir, metered);
   const concurrency = await benchConcurrency(plan, cacheDir, metered);
   const subprocess = await benchSubprocess(plan);
+  progress('policy hooks: Cedar (50 policies) beside its package, the decision cache, CEL (20 rules), load times');
+  const policies = await benchPolicies(plan.fast, quick);
 
   const library = await coldLibrary();
   if (library === 'sources') metered.notes.push('cold start measured from the TypeScript sources (dist/ missing or not built from host/ as it is): the host is compiled by tsx and a worker entry bundled first, adding a few hundred ms');
@@ -151,6 +154,7 @@ async function measureAll(quick: boolean, cacheDir: string): Promise<BenchResult
     cold_start: cold,
     concurrency,
     blocks,
+    policies,
   };
   const result: BenchResult = {
     ...measured,

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import type { AgentName } from '../integrations/agents/names.js';
 import type { AgentReply } from '../integrations/agents/types.js';
+import type { HookRunner } from '../runner/runner.js';
 import { readStdin, write } from './io.js';
 
 /*
@@ -72,46 +73,51 @@ async function block(agent: AgentName, reason: string): Promise<AgentReply> {
   return agentDialect(agent).block(reason);
 }
 
-/** Run the chain here: the config loaded, one event answered, the runner closed. */
-async function inProcess(agent: AgentName, configFile: string, body: string): Promise<AgentReply> {
-  const [{ loadConfig }, { createRunner }, { handleAgentEvent }] = await Promise.all([
-    import('../config/load.js'),
-    import('../config/create-runner.js'),
-    import('../integrations/agents/handle.js'),
-  ]);
-  let runner;
-  let toolNames: 'native' | 'canonical' = 'native';
+/** A chain loaded for the in-process fallback, or why it did not load. */
+type Loaded = { readonly runner: HookRunner; readonly toolNames: 'native' | 'canonical' } | { readonly error: string };
+
+/** Load the config and create its runner (started while stdin is still being read, when no server is asked for). */
+async function loadChain(configFile: string): Promise<Loaded> {
+  const [{ loadConfig }, { createRunner }] = await Promise.all([import('../config/load.js'), import('../config/create-runner.js')]);
   try {
     const config = await loadConfig(configFile);
-    toolNames = config.tool_names ?? 'native';
-    runner = await createRunner(config);
+    return { runner: await createRunner(config), toolNames: config.tool_names ?? 'native' };
   } catch (error) {
-    return block(agent, `the config ${configFile} does not load: ${error instanceof Error ? error.message : String(error)}`);
+    return { error: `the config ${configFile} does not load: ${error instanceof Error ? error.message : String(error)}` };
   }
-  try {
-    return await handleAgentEvent(runner, agent, body, { toolNames });
-  } finally {
-    await runner.close();
-  }
+}
+
+/** Run the chain here for one event; the runner is closed by the caller, after the answer is out. */
+async function inProcess(agent: AgentName, loaded: Loaded, body: string): Promise<AgentReply> {
+  if ('error' in loaded) return block(agent, loaded.error);
+  const { handleAgentEvent } = await import('../integrations/agents/handle.js');
+  return handleAgentEvent(loaded.runner, agent, body, { toolNames: loaded.toolNames });
 }
 
 /**
  * One event: stdin to the server, its answer to stdout/stderr and the exit status. No server: the
  * chain in-process with a config, else the agent's block — never the agent's fail-open path (a crash,
- * exit 1, no output). Resolves to the exit status.
+ * exit 1, no output). Resolves to the exit status. The answer is written before the in-process runner
+ * is closed: the agent waits for the answer, not for the clean-up.
  */
 export async function runHookClient(options: HookClientOptions): Promise<number> {
   let reply: AgentReply;
+  // --no-server: nothing to wait for but the chain, so it loads while the event is read.
+  let loading = options.socket === undefined && options.configFile !== undefined ? loadChain(options.configFile) : undefined;
   try {
     const body = await readStdin();
     const sent = await send(options, body);
     if (sent.kind === 'reply') reply = sent.reply;
-    else if (sent.kind === 'unreachable' && options.configFile !== undefined) reply = await inProcess(options.agent, options.configFile, body);
-    else reply = await block(options.agent, sent.why);
+    else if (sent.kind === 'unreachable' && options.configFile !== undefined) {
+      loading ??= loadChain(options.configFile);
+      reply = await inProcess(options.agent, await loading, body);
+    } else reply = await block(options.agent, sent.why);
   } catch (error) {
     reply = await block(options.agent, `internal error: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (reply.stdout !== '') await write(process.stdout, reply.stdout);
   if (reply.stderr !== '') process.stderr.write(reply.stderr);
+  const loaded = await loading?.catch(() => undefined);
+  if (loaded !== undefined && 'runner' in loaded) await loaded.runner.close().catch(() => undefined);
   return reply.exit;
 }

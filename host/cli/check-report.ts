@@ -10,14 +10,16 @@ const MAX_DIFF_LINES = 40;
 /** `basis-hooks check` without cases: one line per hook (a failure's code and message on it), with its digest. */
 export function formatCheck(report: CheckReport, configFile: string): string {
   if (report.hooks.length === 0) return 'no hooks declared\n';
-  const rows = report.hooks.map((hook) => [hook.ok ? 'ok' : 'FAIL', hook.name, `(${hook.kind})`, hook.ok ? pinText(hook) : `${hook.code}: ${hook.message}`]);
+  // A message of several lines (a policy's diagnostics, one per line) has its first in the table, the rest under it.
+  const [firsts, rests] = [0, 1].map((part) => report.hooks.map((hook) => (hook.ok ? [] : hook.message.split('\n')).slice(part === 0 ? 0 : 1, part === 0 ? 1 : undefined)));
+  const rows = report.hooks.map((hook, i) => [hook.ok ? 'ok' : 'FAIL', hook.name, `(${hook.kind})`, hook.ok ? pinText(hook) : `${hook.code}: ${firsts?.[i]?.[0] ?? ''}`]);
   const lines = columns(rows).split('\n');
   const failed = report.hooks.filter((hook) => !hook.ok).length;
   const width = Math.max(0, ...report.hooks.map((hook) => hook.name.length));
   const body = report.hooks
     .map(
       (hook, i) =>
-        `${lines[i] ?? ''}\n${hook.ok ? '' : `      ${pinText(hook)}\n`}` +
+        `${lines[i] ?? ''}\n${(rests?.[i] ?? []).map((line) => `      ${line.trimStart()}\n`).join('')}${hook.ok ? '' : `      ${pinText(hook)}\n`}` +
         (hook.warnings ?? []).map((warning) => `warn  ${hook.name.padEnd(width)}  ${warning}\n`).join(''),
     )
     .join('');

@@ -9,6 +9,7 @@ import { auditCommand } from './commands/audit.js';
 import { buildCommand } from './commands/build.js';
 import { checkCommand } from './commands/check.js';
 import { claudeCodeCommand } from './commands/claude-code.js';
+import { explainCommand } from './commands/explain.js';
 import { initCommand } from './commands/init.js';
 import { inspectCommand } from './commands/inspect.js';
 import { pinCommand } from './commands/pin.js';
@@ -21,7 +22,7 @@ import { serveCommand } from './commands/serve.js';
 import { flush } from './io.js';
 import { guardStdout } from './stdout-guard.js';
 
-const COMMANDS: readonly Command[] = [runCommand, checkCommand, initCommand, buildCommand, testCommand, inspectCommand, pinCommand, auditCommand, mcpCommand, claudeCodeCommand, serveCommand, hookCommand, installCommand, uninstallCommand];
+const COMMANDS: readonly Command[] = [runCommand, checkCommand, explainCommand, initCommand, buildCommand, testCommand, inspectCommand, pinCommand, auditCommand, mcpCommand, claudeCodeCommand, serveCommand, hookCommand, installCommand, uninstallCommand];
 
 const USAGE = `Usage: basis-hooks <command> [options]
 

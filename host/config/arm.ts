@@ -13,7 +13,7 @@ import type { AuditSink } from '../runner/audit.js';
 import { HookRunner } from '../runner/runner.js';
 import { buildHook, namedHookError, type BuildOptions, type BuiltHook } from './build.js';
 import { hookDigest } from './pin.js';
-import type { HooksConfig } from './schema.js';
+import { hookKind, type HooksConfig } from './schema.js';
 
 /** Options of {@link armRunner} and {@link armConfig}. */
 export interface ArmOptions {
@@ -139,7 +139,7 @@ export async function armConfig(config: HooksConfig, cases: readonly (TestCase |
   const hooks: ArmHook[] = [];
   try {
     for (const hook of config.hooks) {
-      const kind = 'command' in hook ? 'command' : 'component';
+      const kind = hookKind(hook);
       const started = performance.now();
       let failure: HookFailure | undefined;
       try {

@@ -3,7 +3,7 @@ import { isOptionsError } from '../errors/options-error.js';
 import { buildHook, namedHookError, type BuildOptions, type BuiltHook } from './build.js';
 import { findCommandProblems } from './command-files.js';
 import { hookDigest } from './pin.js';
-import type { HookConfig, HooksConfig } from './schema.js';
+import { hookKind, type HookConfig, type HookKind, type HooksConfig } from './schema.js';
 
 /** A hook's check failed with this code: a hook failure code, or `invalid_options`. */
 export type HookCheckCode = FailureCode | 'invalid_options';
@@ -19,10 +19,10 @@ export type HookPinInfo =
 
 /** One hook's verdict from {@link checkConfig}; `warnings` are things it could not vouch for. */
 export type HookCheck =
-  | ({ readonly name: string; readonly kind: 'command' | 'component'; readonly ok: true; readonly warnings?: readonly string[] } & HookPinInfo)
+  | ({ readonly name: string; readonly kind: HookKind; readonly ok: true; readonly warnings?: readonly string[] } & HookPinInfo)
   | ({
       readonly name: string;
-      readonly kind: 'command' | 'component';
+      readonly kind: HookKind;
       readonly ok: false;
       readonly code: HookCheckCode;
       readonly message: string;
@@ -40,8 +40,9 @@ export interface CheckReport {
  * Verify that every hook of a (validated) config can start, without running any: a command hook's
  * program resolves to an executable (its transport's `check()`) and the script files its arguments
  * name exist (see {@link findCommandProblems}: relative ones beside the config, whose directory is
- * the hook's `BASIS_HOOKS_CONFIG_DIR`); a component hook loads; a pinned hook's file has its
- * `sha256`. Each hook's digest is reported (see {@link pinTarget}). Never rejects for a hook's
+ * the hook's `BASIS_HOOKS_CONFIG_DIR`); a component hook loads; a Cedar hook's policies, entities and
+ * schema validate (Cedar's diagnostics, file and line; its warnings as warnings) and a CEL hook's
+ * rules compile, as do any hook's CEL `when` and `tools`; a pinned hook's file has its `sha256`. Each hook's digest is reported (see {@link pinTarget}). Never rejects for a hook's
  * problem — each is reported with a code (`spawn_failed`, `load_failed`, `invalid_options`) and a
  * message naming the hook, the file or program and where it was looked for. What cannot be known
  * ahead of a call (a path relative to the call's workspace, shell syntax) is a warning, not a failure.
@@ -56,7 +57,7 @@ export async function checkConfig(config: HooksConfig, options: BuildOptions = {
 }
 
 async function checkHook(hook: HookConfig, options: BuildOptions): Promise<HookCheck> {
-  const kind = 'command' in hook ? 'command' : 'component';
+  const kind = hookKind(hook);
   const fallback: FailureCode = kind === 'command' ? 'spawn_failed' : 'load_failed';
   let built: BuiltHook | undefined;
   let warnings: readonly string[] = [];
@@ -75,8 +76,10 @@ async function checkHook(hook: HookConfig, options: BuildOptions): Promise<HookC
     const { transport } = built.definition;
     // A component "can start" when it loads (its check() is the same load, done once); a command when
     // its pin holds (its load) and its program resolves (its check()).
-    await built.load?.();
+    const info = await built.load?.();
     await transport.check?.();
+    // A Cedar hook's validation warnings (a policy that can never apply, …) are worth reading before a deployment.
+    warnings = [...warnings, ...warningsOf(info)];
     return withWarnings({ name: hook.name, kind, ok: true, ...pin });
   } catch (error) {
     if (isOptionsError(error)) return withWarnings({ name: hook.name, kind, ok: false, code: error.code, message: error.message, ...pin });
@@ -85,4 +88,9 @@ async function checkHook(hook: HookConfig, options: BuildOptions): Promise<HookC
   } finally {
     await built?.definition.transport.close?.();
   }
+}
+
+function warningsOf(info: unknown): string[] {
+  const warnings = (info as { warnings?: unknown } | undefined)?.warnings;
+  return Array.isArray(warnings) ? warnings.filter((w): w is string => typeof w === 'string') : [];
 }

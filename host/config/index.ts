@@ -7,9 +7,13 @@ export {
   HookConfig,
   CommandHookConfig,
   ComponentHookConfig,
+  CedarHookConfig,
+  CelHookConfig,
   ComponentGrantsConfig,
   HookCommand,
   SUPPORTED_HOOK_SCHEMAS,
+  hookKind,
+  type HookKind,
 } from './schema.js';
 export { loadConfig } from './load.js';
 export { parseConfig } from './parse.js';
@@ -17,6 +21,7 @@ export { resolveConfigPaths, CONFIG_DIR_ENV } from './resolve.js';
 export { createRunner, type CreateRunnerOptions } from './create-runner.js';
 export { checkConfig, type CheckReport, type HookCheck, type HookCheckCode, type HookPinInfo } from './check.js';
 export { armRunner, armConfig, type ArmOptions, type ArmConfigOptions, type ArmReport, type HookArmReport, type ArmCaseResult } from './arm.js';
+export { explainCall, type ExplainReport, type HookExplanation } from './explain.js';
 export { pinConfigText, type PinEdit } from './pin-text.js';
 export { pinConfig, type PinReport } from './pin-file.js';
 export { hooksJsonSchema, hooksJsonSchemaText } from './json-schema.js';

@@ -3,7 +3,7 @@ import { describeIssues, formatPath } from '../contract/issues.js';
 import { preview } from '../contract/preview.js';
 import type { ConfigIssue } from '../errors/config-error.js';
 import { toolsProblems } from '../runner/matcher.js';
-import { CommandHookConfig, ComponentHookConfig, HooksConfig, SUPPORTED_HOOK_SCHEMAS, TRANSPORT_KEYS } from './schema.js';
+import { CedarHookConfig, CelHookConfig, CommandHookConfig, ComponentHookConfig, HooksConfig, SUPPORTED_HOOK_SCHEMAS, TRANSPORT_KEYS } from './schema.js';
 import { closest } from './suggest.js';
 
 type Kind = (typeof TRANSPORT_KEYS)[number];
@@ -12,7 +12,12 @@ type Path = readonly PropertyKey[];
 const VARIANTS = {
   command: CommandHookConfig,
   component: ComponentHookConfig,
+  cedar: CedarHookConfig,
+  cel: CelHookConfig,
 } as const satisfies Record<Kind, z.ZodObject>;
+
+/** `"command", "component", "cedar" or "cel"`, for messages. */
+const ONE_OF = `${TRANSPORT_KEYS.slice(0, -1).map((k) => `"${k}"`).join(', ')} or "${TRANSPORT_KEYS.at(-1) ?? ''}"`;
 
 /** Keys shared by every hook, validated on their own when the transport cannot be told. */
 const HookCommon = z.object(CommandHookConfig.pick({ name: true, event: true, tools: true, on_failure: true }).shape);
@@ -78,9 +83,8 @@ function describeHook(hook: unknown, index: number, root: unknown): ConfigIssue[
   const present = TRANSPORT_KEYS.filter((key) => Object.hasOwn(hook, key));
   const [only] = present;
   if (only === undefined || present.length > 1) {
-    const found = present.length === 0 ? 'neither' : 'both';
     const out: ConfigIssue[] = [
-      { path: formatPath(at), message: `exactly one of "command" or "component" is required (found ${found})` },
+      { path: formatPath(at), message: `exactly one of ${ONE_OF} is required (found ${present.length === 0 ? 'none' : present.map((k) => `"${k}"`).join(' and ')})` },
     ];
     const common = HookCommon.safeParse(hook);
     if (!common.success) out.push(...withoutTools(common.error, hook, at, root));
@@ -93,7 +97,6 @@ function describeHook(hook: unknown, index: number, root: unknown): ConfigIssue[
   const schema = VARIANTS[only];
   const result = schema.safeParse(hook);
   if (result.success) return [];
-  const other: Kind = only === 'command' ? 'component' : 'command';
   const out: ConfigIssue[] = [];
   const rest: z.core.$ZodIssue[] = [];
   for (const issue of result.error.issues) {
@@ -106,7 +109,8 @@ function describeHook(hook: unknown, index: number, root: unknown): ConfigIssue[
       continue;
     }
     for (const key of issue.keys) {
-      if (Object.hasOwn(VARIANTS[other].shape, key)) {
+      const other = TRANSPORT_KEYS.find((kind) => kind !== only && Object.hasOwn(VARIANTS[kind].shape, key));
+      if (other !== undefined) {
         out.push({ path: formatPath([...at, key]), message: `unknown key for a ${only} hook (it belongs to ${other} hooks)` });
       } else {
         out.push(...unknownKeys(at, [key], Object.keys(schema.shape), ` for a ${only} hook`));
@@ -125,12 +129,21 @@ function withoutTools(error: z.ZodError, hook: Record<string, unknown>, at: Path
   const others = error.issues.filter((issue) => issue.path[0] !== 'tools');
   const out = others.length === 0 ? [] : prefixed(new z.ZodError(others), at, root);
   if (others.length === error.issues.length) return out;
-  const tools = toolsProblems(hook['tools']);
+  const tools = toolsProblems(withoutCelEntries(hook['tools']));
   const described = tools.map(([index, message]) => ({ path: formatPath(index === undefined ? [...at, 'tools'] : [...at, 'tools', index]), message }));
   // A tools issue the runner's rule does not explain (cannot happen while both share toolsProblems):
   // keep zod's word for it rather than drop it.
   const fallback = described.length === 0 ? prefixed(new z.ZodError(error.issues.filter((i) => i.path[0] === 'tools')), at, root) : [];
   return [...described, ...fallback, ...out];
+}
+
+/**
+ * `tools` with each `{"cel": "…"}` entry replaced by a plain name, indices kept: the runner's rule
+ * does not know CEL entries (the config compiles them when the hook loads, naming their problems then).
+ */
+function withoutCelEntries(tools: unknown): unknown {
+  if (!Array.isArray(tools)) return tools;
+  return tools.map((entry: unknown) => (isRecord(entry) && Object.keys(entry).length === 1 && typeof entry['cel'] === 'string' && entry['cel'] !== '' ? 'cel' : entry));
 }
 
 /** `unknown key` issues, each with the key it most likely meant, or else the keys allowed there. */

@@ -57,14 +57,22 @@ export const opsConfigKeys = {
 
 /**
  * A shell command string has no single script file to pin: refuse `sha256` on one rather than pin
- * something that is not what runs. Runs on the whole config (even when other parts are invalid, so
+ * something that is not what runs; nor has a CEL hook (its rules are in the config). Runs on the whole config (even when other parts are invalid, so
  * one pass reports every problem): the value may be anything, and is read defensively.
  */
 export function checkPinnableCommands(config: unknown, ctx: z.RefinementCtx): void {
   const hooks: unknown = (config as { hooks?: unknown } | null)?.hooks;
   if (!Array.isArray(hooks)) return;
   hooks.forEach((hook: unknown, index) => {
-    const { command, sha256, pin_files } = (hook ?? {}) as { command?: unknown; sha256?: unknown; pin_files?: unknown };
+    const { command, sha256, pin_files, cel } = (hook ?? {}) as { command?: unknown; sha256?: unknown; pin_files?: unknown; cel?: unknown };
+    if (cel !== undefined && sha256 !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['hooks', index, 'sha256'],
+        message: 'a CEL hook\'s rules are in the config itself: there is no file to pin (pin the config file instead)',
+        input: sha256,
+      });
+    }
     if (typeof command === 'string' && sha256 !== undefined && pin_files === undefined) {
       ctx.addIssue({
         code: 'custom',

@@ -40,6 +40,8 @@ export function isInterpreter(program: string): boolean {
  * runs it:
  *
  * - a component hook: the component file;
+ * - a Cedar hook: its policy set, entities and schema files, in that order (those it has);
+ * - a CEL hook: none (its rules are in the config);
  * - a command hook with `pin_files`: exactly those files (resolved beside the config), in order;
  * - a command given as argv:
  *   1. when `argv[0]` is an interpreter or launcher (`node`, `python3`, `/usr/bin/env`, `sh`, `npx`…,
@@ -58,6 +60,9 @@ export function isInterpreter(program: string): boolean {
  */
 export async function pinTarget(hook: HookConfig): Promise<PinTarget> {
   if ('component' in hook) return { files: [hook.component], uncovered: [] };
+  // A Cedar hook is its policies, entities and schema: what its loader reads, and checks the pin on.
+  if ('cedar' in hook) return { files: [hook.cedar, hook.entities, hook.schema].filter((file): file is string => file !== undefined), uncovered: [] };
+  if ('cel' in hook) return { none: 'a CEL hook\'s rules are in the config itself (pin the config file instead)' };
   if (hook.pin_files !== undefined) return { files: hook.pin_files, uncovered: await commandUncovered(hook) };
   return commandPinTarget(hook);
 }

@@ -57,6 +57,7 @@ export function pinMismatch(hook: string, file: string, pinned: string, actual: 
  *
  * - a component is checked on the bytes its loader read (the digest the loader computed for its
  *   cache key), so what was verified is what was compiled; until that load succeeded no call runs;
+ *   so is a Cedar hook, on the bytes of its policies, entities and schema its loader read;
  * - a command's file is checked when the runner is created (its `load`), and again before **every**
  *   call — a script swapped after startup is refused (`load_failed`, under the hook's `on_failure`)
  *   instead of run. Between calls a `stat` tells whether the file changed; only then is it hashed.
@@ -77,7 +78,7 @@ export function withPin(hook: HookConfig, built: BuiltHook): BuiltHook {
         if (typeof actual !== 'string') throw new HookError('load_failed', `the loader reported no sha256 to check the pin against`, { hook: name });
         if (actual !== pinned) {
           await inner.close?.();
-          throw pinMismatch(name, (hook as { component: string }).component, pinned, actual);
+          throw pinMismatch(name, describeFiles(loadedFiles(hook)), pinned, actual);
         }
         return info;
       });
@@ -86,6 +87,7 @@ export function withPin(hook: HookConfig, built: BuiltHook): BuiltHook {
     let ok = false;
     const transport: Transport = {
       kind: inner.kind,
+      ...explainOf(inner, load),
       invoke: (request, context) => {
         if (ok) return inner.invoke(request, context);
         return load().then(
@@ -152,6 +154,20 @@ export function withPin(hook: HookConfig, built: BuiltHook): BuiltHook {
   // The pin is checked when the runner is created, as a component's is when it loads: a mismatch
   // stops the start (`createRunner` rejects, the CLI exits 2) before any call runs.
   return { ...built, definition: { ...built.definition, transport }, load: verify };
+}
+
+/** The files a loaded hook's pin is checked on: a component, or a Cedar hook's policies, entities and schema. */
+function loadedFiles(hook: HookConfig): string[] {
+  if ('component' in hook) return [hook.component];
+  if ('cedar' in hook) return [hook.cedar, hook.entities, hook.schema].filter((file): file is string => file !== undefined);
+  return [hook.name];
+}
+
+/** A policy hook's `explain`, kept through the pin (asked only after its load has checked the pin). */
+function explainOf(inner: Transport, load: () => Promise<unknown>): Pick<Transport, 'explain'> {
+  const explain = inner.explain?.bind(inner);
+  if (explain === undefined) return {};
+  return { explain: async (request) => (await load(), explain(request)) };
 }
 
 function failureOf(error: unknown): { code: HookError['code']; message: string } {

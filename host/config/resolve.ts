@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { CommandHookConfig, ComponentHookConfig, HookConfig, HooksConfig } from './schema.js';
+import type { CedarHookConfig, CommandHookConfig, ComponentHookConfig, HookConfig, HooksConfig } from './schema.js';
 
 /**
  * Set in every command hook's environment: the absolute directory of the config file that declared
@@ -15,7 +15,8 @@ export const CONFIG_DIR_ENV = 'BASIS_HOOKS_CONFIG_DIR';
  * cwd, so a path left relative would mean something different for every call.
  *
  * The rules:
- * - `component`, the host side of `grants.read_only_dirs` and `audit` are always resolved against `dir`;
+ * - `component`, a Cedar hook's `cedar`, `entities` and `schema`, the host side of
+ *   `grants.read_only_dirs` and `audit` are always resolved against `dir`;
  * - a `command` argv entry (the program or any argument) is rewritten to `dir/<entry>` when it is a
  *   relative path containing a `/` (`hooks/x.mjs`, `./x.sh`) **and** that file exists there — so
  *   `["node", "hooks/x.mjs"]` finds the script next to the config, while bare names (`node`, `sh`)
@@ -34,7 +35,16 @@ export function resolveConfigPaths(config: HooksConfig, dir: string): HooksConfi
 }
 
 function resolveHook(hook: HookConfig, dir: string): HookConfig {
-  return 'command' in hook ? resolveCommandHook(hook, dir) : resolveComponentHook(hook, dir);
+  if ('command' in hook) return resolveCommandHook(hook, dir);
+  if ('component' in hook) return resolveComponentHook(hook, dir);
+  return 'cedar' in hook ? resolveCedarHook(hook, dir) : hook;
+}
+
+function resolveCedarHook(hook: CedarHookConfig, dir: string): CedarHookConfig {
+  const cedar = path.resolve(dir, hook.cedar);
+  const entities = hook.entities === undefined ? {} : { entities: path.resolve(dir, hook.entities) };
+  const schema = hook.schema === undefined ? {} : { schema: path.resolve(dir, hook.schema) };
+  return { ...hook, cedar, ...entities, ...schema };
 }
 
 function resolveCommandHook(hook: CommandHookConfig, dir: string): CommandHookConfig {

@@ -4,8 +4,8 @@ import { FailurePolicy } from '../contract/failure.js';
 import { MAX_TIMEOUT_MS } from '../transports/subprocess/options.js';
 import { checkPinnableCommands, opsConfigKeys, opsHookKeys } from './ops-schema.js';
 import { gatewayConfigKeys } from './expose-schema.js';
-import { ToolPattern } from './tool-pattern.js';
 import { DIALECT_NAMES } from '../transports/subprocess/dialect/names.js';
+import { HookToolPattern, policyHookConfigs, WhenConfig } from './policy-schema.js';
 
 /** The `hook_schema` versions this release reads. A config written for another version is refused, never guessed at. */
 export const SUPPORTED_HOOK_SCHEMAS = [1] as const;
@@ -29,10 +29,11 @@ const common = {
   name: nonEmpty('Unique name of the hook; it names the hook in the audit trail and in failure reasons.'),
   event: HookEvent.describe('When the hook runs: before the tool call (pre_tool_use) or after it (post_tool_use).'),
   tools: z
-    .array(ToolPattern)
+    .array(HookToolPattern)
     .min(1)
     .optional()
-    .describe('Tools the hook runs for: exact names, * globs or {"regex": ...}. Absent = every tool; an empty list is refused (it would never run).'),
+    .describe('Tools the hook runs for: exact names, * globs, {"regex": ...} or {"cel": ...}. Absent = every tool; an empty list is refused (it would never run).'),
+  when: WhenConfig.optional(),
   on_failure: FailurePolicy.default('deny').describe(
     'What a failure of this hook (crash, timeout, malformed answer) does: deny the call (fail closed, default) or allow it (fail open).',
   ),
@@ -146,12 +147,27 @@ export const ComponentHookConfig = z
   .meta({ title: 'Component hook', description: 'A hook run as a sandboxed WebAssembly component.' });
 export type ComponentHookConfig = z.infer<typeof ComponentHookConfig>;
 
-/** The keys that choose a hook's transport; exactly one must be present. */
-export const TRANSPORT_KEYS = ['command', 'component'] as const;
+/** A hook decided by a Cedar policy set, and one decided by CEL rules (schemas in policy-schema.ts). */
+export const { CedarHookConfig, CelHookConfig } = policyHookConfigs(common);
+export type CedarHookConfig = z.infer<typeof CedarHookConfig>;
+export type CelHookConfig = z.infer<typeof CelHookConfig>;
 
-/** One hook: exactly one of `command` or `component`. */
-export const HookConfig = z.union([CommandHookConfig, ComponentHookConfig]);
+/** The keys that choose a hook's transport; exactly one must be present. */
+export const TRANSPORT_KEYS = ['command', 'component', 'cedar', 'cel'] as const;
+
+/** What runs a hook: the transport key it has. */
+export type HookKind = (typeof TRANSPORT_KEYS)[number];
+
+/** One hook: exactly one of `command`, `component`, `cedar` or `cel`. */
+export const HookConfig = z.union([CommandHookConfig, ComponentHookConfig, CedarHookConfig, CelHookConfig]);
 export type HookConfig = z.infer<typeof HookConfig>;
+
+/** Which kind of hook an entry is (its transport key). */
+export function hookKind(hook: HookConfig): HookKind {
+  if ('command' in hook) return 'command';
+  if ('component' in hook) return 'component';
+  return 'cedar' in hook ? 'cedar' : 'cel';
+}
 
 /**
  * A `hooks.json` file. Hooks run in declared order; names are unique.

@@ -11,15 +11,16 @@ import { z } from 'zod';
  * | `empty_output` | the hook answered nothing (empty or whitespace-only stdout) |
  * | `malformed_response` | not exactly one JSON object matching the response schema |
  * | `wrong_decision_for_event` | `modify` after the call or `replace` before it |
- * | `timeout` | the hook did not answer within its `timeout_ms` (or ran out of fuel) |
+ * | `timeout` | the hook did not answer within its `timeout_ms` (or ran out of fuel, or a CEL rule spent its cost limit) |
  * | `output_too_large` | the hook's answer exceeded its output cap |
  * | `trap` | a WebAssembly guest trapped (unreachable, out-of-bounds, stack overflow) |
  * | `guest_error` | a WebAssembly guest returned `err(message)` |
  * | `memory_limit` | a WebAssembly guest exhausted its memory cap |
- * | `load_failed` | a WebAssembly component could not be loaded or instantiated, or a pinned hook's file no longer has its `sha256` |
+ * | `load_failed` | a WebAssembly component could not be loaded or instantiated, a Cedar or CEL policy is invalid, or a pinned hook's file no longer has its `sha256` |
  * | `interceptor_error` | an in-process interceptor threw or returned something that is not a response |
  * | `internal_error` | the transport itself failed unexpectedly (a basis-hooks bug); still fails closed |
  * | `budget_exhausted` | the chain's `budget_ms` for the event was spent before the hook could start |
+ * | `policy_error` | a Cedar or CEL policy could not be evaluated on the call (an evaluation error, a request Cedar refuses), or a hook's `when` could not |
  */
 export const FailureCode = z.enum([
   'spawn_failed',
@@ -36,6 +37,7 @@ export const FailureCode = z.enum([
   'interceptor_error',
   'internal_error',
   'budget_exhausted',
+  'policy_error',
 ]);
 export type FailureCode = z.infer<typeof FailureCode>;
 
@@ -59,6 +61,7 @@ export const FAILURE_DESCRIPTIONS: Readonly<Record<FailureCode, string>> = {
   interceptor_error: 'the hook threw an error',
   internal_error: 'the hook host failed to run the hook',
   budget_exhausted: "the chain's time budget was spent before the hook could run",
+  policy_error: "the hook's policy could not be evaluated on this call",
 };
 
 /** A typed failure: which cause, and a message for humans that names it. */

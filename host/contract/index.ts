@@ -11,6 +11,7 @@ export {
   ReplaceResponse,
 } from './response.js';
 export { HookCall, PreToolUseCall, PostToolUseCall } from './call.js';
+export { Explanation, ExplanationItem } from './explanation.js';
 export { FailureCode, HookFailure, FailurePolicy, FAILURE_DESCRIPTIONS } from './failure.js';
 export { HookMode } from './mode.js';
 export { JSON_LIMITS, type JsonLimits } from './limits.js';

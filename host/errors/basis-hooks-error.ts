@@ -12,7 +12,8 @@ export type ErrorCode =
   | 'invalid_hooks'
   | 'runner_closed'
   | 'invalid_options'
-  | 'package_missing';
+  | 'package_missing'
+  | 'policy_invalid';
 
 /**
  * Base of every error basis-hooks throws. Subclasses set a literal `name` so type guards work across
@@ -28,6 +29,6 @@ export function isBasisHooksError(value: unknown): value is BasisHooksError {
   return (
     value instanceof Error &&
     typeof (value as { code?: unknown }).code === 'string' &&
-    ['HookError', 'ConfigError', 'RunnerError', 'OptionsError', 'PackageMissingError'].includes(value.name)
+    ['HookError', 'ConfigError', 'RunnerError', 'OptionsError', 'PackageMissingError', 'PolicyError'].includes(value.name)
   );
 }

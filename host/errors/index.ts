@@ -4,3 +4,4 @@ export { ConfigError, type ConfigIssue } from './config-error.js';
 export { RunnerError } from './runner-error.js';
 export { OptionsError, isOptionsError } from './options-error.js';
 export { PackageMissingError, isPackageMissingError, OPTIONAL_PACKAGES, type OptionalPackage } from './package-missing-error.js';
+export { PolicyError, isPolicyError, type PolicyProblem, type PolicyLocation } from './policy-error.js';

@@ -4,13 +4,15 @@ import { BasisHooksError } from './basis-hooks-error.js';
 /**
  * The npm packages basis-hooks loads only for one feature, declared as optional peer dependencies so
  * that `npm install basis-hooks` does not install them for everyone: jco's transpiler (with binaryen,
- * ~110 MB) for component hooks, the MCP SDK (~20 MB with its dependencies) for the MCP gateway. The
+ * ~110 MB) for component hooks, the MCP SDK (~20 MB with its dependencies) for the MCP gateway, the
+ * Cedar engine (~13 MB: its WebAssembly build three times over, for ESM, Node and the web) for Cedar hooks. The
  * ranges are package.json's `peerDependencies` (a test keeps them equal).
  */
 export const OPTIONAL_PACKAGES = {
   '@bytecodealliance/jco-transpile': { range: '^0.15.0', feature: 'WebAssembly component hooks (to load, inspect and build them)' },
   '@modelcontextprotocol/sdk': { range: '^1.32.2', feature: 'the MCP gateway (basis-hooks mcp, and basis-hooks/mcp)' },
   jose: { range: '^6.2.19', feature: "checking clients' bearer tokens in the MCP gateway (--jwks)" },
+  '@cedar-policy/cedar-wasm': { range: '^4.13.0', feature: 'Cedar policy hooks (the official Cedar engine)' },
 } as const satisfies Record<string, { readonly range: string; readonly feature: string }>;
 
 /** One of {@link OPTIONAL_PACKAGES}. */

@@ -18,7 +18,8 @@
  */
 export { Language, LANGUAGES, LANGUAGE_NOTES, JsEngine, RustFlavour, DEFAULT_LANGUAGE, DEFAULT_JS_ENGINE, DEFAULT_RUST_FLAVOUR } from './languages.js';
 export { HookManifest, HookName, MANIFEST_FILE, readManifest, outputPath } from './manifest.js';
-export { initHook, type InitOptions, type InitResult } from './init.js';
+export { initHook, initPolicyHook, type InitOptions, type InitResult, type InitPolicyOptions, type InitPolicyResult } from './init.js';
+export { POLICY_LANGUAGES, type PolicyLanguage } from './templates/policies.js';
 export { buildHook, buildHookDir, type BuildOptions, type BuildResult, type HookSpec } from './build/index.js';
 export type { BuildStep, BuildListener, StepTiming } from './build/progress.js';
 export * from './toolchains.js';

@@ -6,6 +6,7 @@ import { KitError } from './errors/kit-error.js';
 import { DEFAULT_JS_ENGINE, DEFAULT_RUST_FLAVOUR, type JsEngine, type Language, type RustFlavour } from './languages.js';
 import { HookName, type HookManifest } from './manifest.js';
 import { starterFiles, starterManifest } from './templates/index.js';
+import { policyStarterFiles, type PolicyLanguage } from './templates/policies.js';
 
 /** What {@link initHook} makes. */
 export interface InitOptions {
@@ -41,20 +42,7 @@ export interface InitResult {
  * // then: await buildHookDir('hooks/no-rm'); basis-hooks test hooks/no-rm
  */
 export async function initHook(dir: string, options: InitOptions): Promise<InitResult> {
-  const target = resolve(dir);
-  const name = options.name ?? basename(target);
-  const checked = HookName.safeParse(name);
-  if (!checked.success) {
-    const what = options.name === undefined ? `the directory name ${JSON.stringify(name)} cannot name a hook; pass --name` : `invalid name ${JSON.stringify(name)}`;
-    throw new KitError('init_refused', `${what} (${checked.error.issues[0]?.message ?? 'invalid'})`);
-  }
-  if (existsSync(target)) {
-    if (!(await stat(target)).isDirectory()) throw new KitError('init_refused', `${target} exists and is not a directory`);
-    const entries = await readdir(target);
-    if (entries.length > 0 && options.force !== true) {
-      throw new KitError('init_refused', `${target} is not empty (${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}); choose an empty directory or pass --force to write the starter files into it`);
-    }
-  }
+  const { target, name } = await starterTarget(dir, options.name, options.force);
   const starter = {
     lang: options.lang,
     event: options.event ?? 'pre_tool_use',
@@ -63,10 +51,69 @@ export async function initHook(dir: string, options: InitOptions): Promise<InitR
     flavour: options.flavour ?? DEFAULT_RUST_FLAVOUR,
   };
   const files = await starterFiles(starter);
+  await writeStarter(target, files);
+  return { dir: target, manifest: starterManifest(starter), files: Object.keys(files).sort() };
+}
+
+/** Where a starter goes and what it is called; refuses a name that cannot name a hook and a directory in use. */
+async function starterTarget(dir: string, given: string | undefined, force: boolean | undefined): Promise<{ target: string; name: string }> {
+  const target = resolve(dir);
+  const name = given ?? basename(target);
+  const checked = HookName.safeParse(name);
+  if (!checked.success) {
+    const what = given === undefined ? `the directory name ${JSON.stringify(name)} cannot name a hook; pass --name` : `invalid name ${JSON.stringify(name)}`;
+    throw new KitError('init_refused', `${what} (${checked.error.issues[0]?.message ?? 'invalid'})`);
+  }
+  if (existsSync(target)) {
+    if (!(await stat(target)).isDirectory()) throw new KitError('init_refused', `${target} exists and is not a directory`);
+    const entries = await readdir(target);
+    if (entries.length > 0 && force !== true) {
+      throw new KitError('init_refused', `${target} is not empty (${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}); choose an empty directory or pass --force to write the starter files into it`);
+    }
+  }
+  return { target, name };
+}
+
+async function writeStarter(target: string, files: Readonly<Record<string, string>>): Promise<void> {
   for (const [relative, text] of Object.entries(files)) {
     const path = join(target, relative);
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, text);
   }
-  return { dir: target, manifest: starterManifest(starter), files: Object.keys(files).sort() };
+}
+
+/** What {@link initPolicyHook} makes. */
+export interface InitPolicyOptions {
+  readonly lang: PolicyLanguage;
+  readonly event?: HookEvent;
+  readonly name?: string;
+  readonly force?: boolean;
+}
+
+/** What {@link initPolicyHook} wrote. */
+export interface InitPolicyResult {
+  readonly dir: string;
+  readonly name: string;
+  readonly lang: PolicyLanguage;
+  readonly event: HookEvent;
+  /** Paths relative to `dir`, sorted. */
+  readonly files: readonly string[];
+}
+
+/**
+ * Create a working policy hook in `dir`: `hooks.json` with one Cedar or CEL hook (before the call it
+ * denies `rm -rf /`; after it, it withholds an output holding a private key), its policy files
+ * (Cedar: the policies, a schema, entities), `cases.jsonl` (passing) and a README. Nothing to build:
+ * `basis-hooks test <dir>` runs the cases. Refuses a directory that is not empty unless `force`.
+ *
+ * @example
+ * await initPolicyHook('policies/guard', { lang: 'cedar' });
+ * // then: basis-hooks test policies/guard
+ */
+export async function initPolicyHook(dir: string, options: InitPolicyOptions): Promise<InitPolicyResult> {
+  const { target, name } = await starterTarget(dir, options.name, options.force);
+  const event = options.event ?? 'pre_tool_use';
+  const files = policyStarterFiles(options.lang, event, name);
+  await writeStarter(target, files);
+  return { dir: target, name, lang: options.lang, event, files: Object.keys(files).sort() };
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -97,7 +98,14 @@ export async function readManifest(dir: string): Promise<HookManifest> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'not found (is this a directory made by "basis-hooks init"?)' : String(error);
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    // A policy hook (init --lang cedar|cel) has a hooks.json and nothing to build.
+    const policy = missing && existsSync(join(dir, 'hooks.json'));
+    const why = policy
+      ? `not found: this directory holds a policy hook (its hooks.json), which is data — there is nothing to build; "basis-hooks test ${dir}" runs its cases`
+      : missing
+        ? 'not found (is this a directory made by "basis-hooks init"?)'
+        : String(error);
     throw new KitError('manifest_invalid', `${file}: ${why}`, { cause: error });
   }
   let value: unknown;

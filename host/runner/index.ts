@@ -4,5 +4,5 @@ export { type AuditSink, type AuditSinkFailure, type AuditOptions } from './audi
 export type { ChainBudgets } from './budget.js';
 export type { HookDefinition } from './hook.js';
 export type { Transport, InvokeResult, InvokeContext, HookLogs } from './transport.js';
-export { compileToolMatcher, toolPatternProblem, type ToolPattern } from './matcher.js';
+export { compileToolMatcher, toolPatternProblem, type ToolPattern, type CallFilter } from './matcher.js';
 export { checkDecisionForEvent } from './check-decision.js';

@@ -1,3 +1,5 @@
+import type { HookFailure } from '../contract/failure.js';
+import type { HookRequest } from '../contract/request.js';
 import { RunnerError } from '../errors/runner-error.js';
 
 /**
@@ -169,4 +171,30 @@ export function compileToolMatcher(tools: readonly ToolPattern[] | undefined): (
     }
   }
   return (toolName) => exact.has(toolName) || tests.some((test) => test(toolName));
+}
+
+/**
+ * A hook's `when`: which requests it runs for, beyond its event and `tools`. The runner asks it at the
+ * hook's turn, on the request the hook would see (the input as rewritten so far, the output as
+ * replaced so far), so an earlier rewrite cannot slip past a later hook's filter. The runner knows
+ * nothing of how it decides: the config compiles a CEL expression into one (the CEL transport's
+ * `celFilter`), and any object of this shape will do.
+ *
+ * `test` answers `true` (run the hook), `false` (skip it: it does not run and is not in the trail), or
+ * a failure (it cannot tell: the hook fails with it, under its `on_failure` — never a silent skip). A
+ * `test` that throws is the filter's bug and fails the hook `internal_error`.
+ */
+export interface CallFilter {
+  /** What it tests, for messages and `basis-hooks explain` (a CEL filter: its expression). */
+  readonly source: string;
+  test(request: HookRequest): boolean | HookFailure;
+}
+
+/** What is wrong with a hook's `when`, or `undefined` (absent, or an object with `source` and `test`). */
+export function callFilterProblem(when: unknown): string | undefined {
+  if (when === undefined) return undefined;
+  if (when === null || typeof when !== 'object') return 'when must be a CallFilter (an object with source and test)';
+  const filter = when as { source?: unknown; test?: unknown };
+  if (typeof filter.source !== 'string' || typeof filter.test !== 'function') return 'when must be a CallFilter (an object with a string source and a test method)';
+  return undefined;
 }

@@ -7,18 +7,18 @@ import type { JsonValue } from '../contract/json.js';
 import type { Outcome, PostToolUseOutcome, PreToolUseOutcome, TrailEntry } from '../contract/outcome.js';
 import { RunnerError } from '../errors/runner-error.js';
 import type { ChainTelemetry, HookTraits } from '../telemetry/chain.js';
-import { chainTelemetry, fuelOf, traitsOf, withFuel } from './hook-telemetry.js';
+import { chainTelemetry, traitsOf } from './hook-telemetry.js';
 import { telemetrySources } from '../telemetry/options.js';
 import type { TelemetrySources } from '../telemetry/sources.js';
 import { AuditEmitter } from './audit.js';
 import { BudgetClock, checkBudget, checkBudgets, type ChainBudgets } from './budget.js';
 import { failed, judge, postView, preView, rewriteOf, stepPost, stepPre, type Evaluated, type JudgeContext, type PostState, type PreState, type StateView } from './chain-core.js';
 import { InFlight } from './in-flight.js';
-import { closedFailure, closedResult, contextOf, elapsedMs, rewriteFields, thenableOf, thrown } from './invoke.js';
+import { SKIPPED, closedFailure, closedResult, contextOf, filtered, invokeAndJudge, rewriteFields, underBudget } from './invoke.js';
 import { validateCall, type ValidCall } from './validate-call.js';
 import { validateHooks } from './validate-hooks.js';
 import type { HookDefinition } from './hook.js';
-import { compileToolMatcher } from './matcher.js';
+import { compileToolMatcher, type CallFilter } from './matcher.js';
 import type { RunnerOptions, RunOptions } from './options.js';
 import { handOver, segmentEnd } from './hop.js';
 import { ChainTrail, startShadow } from './shadow.js';
@@ -59,8 +59,10 @@ const NO_JUDGING: JudgeContext = Object.freeze({});
 /**
  * The hook chain. Every rule of the contract's chain lives here, once, identical for every transport:
  *
- * - hooks for an event run **serially** in declared order, filtered by their tool matcher; each sees
- *   the state left by the previous one (the input as rewritten so far; the output as replaced so far);
+ * - hooks for an event run **serially** in declared order, filtered by their tool matcher and, at
+ *   their turn, by their `when` (a {@link CallFilter}, asked on the state they would see: false skips
+ *   the hook, a failure is the hook's); each sees the state left by the previous one (the input as
+ *   rewritten so far; the output as replaced so far);
  * - before the call: `allow` → next, `deny` → stop (call denied), `modify` → input replaced, next;
  * - after the call: `allow` → next, `replace` → output (and `is_error` when given) replaced, next,
  *   `deny` → stop, the model sees the reason in place of the output, marked as an error;
@@ -203,6 +205,7 @@ export class HookRunner {
         return this.#segment(chain, hooks, i, end, state, (done, h) => this.#preStep(chain, at, done, h), (next) => this.#preFrom(chain, hooks, next, at));
       }
       const evaluated = this.#enforce(hook, view, chain);
+      if (evaluated === SKIPPED) continue;
       if (evaluated instanceof Promise) {
         return evaluated.then((done) => this.#preStep(chain, at, done) ?? this.#preFrom(chain, hooks, i + 1, at));
       }
@@ -241,6 +244,7 @@ export class HookRunner {
         return this.#segment(chain, hooks, i, end, state, (done, h) => this.#postStep(chain, at, done, h), (next) => this.#postFrom(chain, hooks, next, at));
       }
       const evaluated = this.#enforce(hook, view, chain);
+      if (evaluated === SKIPPED) continue;
       if (evaluated instanceof Promise) {
         return evaluated.then((done) => this.#postStep(chain, at, done) ?? this.#postFrom(chain, hooks, i + 1, at));
       }
@@ -322,9 +326,10 @@ export class HookRunner {
     });
   }
 
-  /** Run an enforcing hook and record it. */
-  #enforce(hook: CompiledHook, view: StateView, chain: Chain): Evaluated | Promise<Evaluated> {
+  /** Run an enforcing hook and record it (unless its `when` skipped it). */
+  #enforce(hook: CompiledHook, view: StateView, chain: Chain): Evaluated | Promise<Evaluated> | typeof SKIPPED {
     const evaluated = this.#evaluate(hook, view, chain);
+    if (evaluated === SKIPPED) return SKIPPED;
     if (evaluated instanceof Promise) return evaluated.then((done) => this.#record(hook, done, chain));
     return this.#record(hook, evaluated, chain);
   }
@@ -344,6 +349,7 @@ export class HookRunner {
       chain.audit?.hookDecided(chain.call, entry, rewriteFields(entry), cold);
       chain.telemetry?.hook(hook.traits, entry, cold, fuel);
     });
+    if (landed === undefined) return;
     this.#inFlight.add(landed);
     void landed.finally(() => this.#inFlight.delete(landed));
   }
@@ -351,48 +357,26 @@ export class HookRunner {
   /**
    * Run one hook, check its answer against the contract and the event, apply its failure policy
    * (chain-core.ts `judge`). Synchronous when its transport answers synchronously (and a
-   * `checkInput` does, for a modify).
+   * `checkInput` does, for a modify); {@link SKIPPED} when its `when` says it does not run for this request.
    */
-  #evaluate(hook: CompiledHook, view: StateView, chain: Chain): Evaluated | Promise<Evaluated> {
+  #evaluate(hook: CompiledHook, view: StateView, chain: Chain): Evaluated | Promise<Evaluated> | typeof SKIPPED {
     const name = hook.rule.name;
     const { budget, options } = chain;
     const event = view.request.event;
+    const when = hook.definition.when;
+    if (when !== undefined) {
+      const verdict = filtered(when, view.request, hook.rule, event);
+      if (verdict !== true) return verdict;
+    }
     let deadline: number | undefined;
     let judging = chain.judging;
     if (budget !== undefined) {
-      const left = budget.leftMs();
-      const budgetNote = BudgetClock.trail(budget.budgetMs, left);
-      if (left <= 0) return failed(hook.rule, budget.exhausted(name, event, left), undefined, 0, event, budgetNote);
-      deadline = BudgetClock.deadline(left);
-      // A timeout then says the budget, not (only) the hook's own timeout, cut it short.
-      judging = { budgetNote, budget: { budgetMs: budget.budgetMs, leftMs: deadline }, checkInput: options.checkInput };
+      const turn = underBudget(budget, hook.rule, event, options.checkInput);
+      if ('entry' in turn) return turn;
+      ({ deadline, judging } = turn);
     }
-    const context = contextOf(name, options.signal, deadline, view.text);
-    const transport = hook.definition.transport;
-    const kind = transport.kind;
     // A chain still running when close() was called starts no further hook (its transport is closed).
-    if (this.#closed) return judge(hook.rule, kind, closedResult(name), 0, event, judging);
-    const started = performance.now();
-    let result: unknown;
-    try {
-      result = transport.invoke(view.request, context);
-    } catch (error) {
-      result = thrown(kind, error);
-    }
-    // Read at once, and only while telemetry records: the next call of this transport overwrites what its meter says.
-    const fuel = chain.telemetry === undefined ? undefined : fuelOf(transport);
-    const promised = thenableOf(result);
-    if ('error' in promised) return withFuel(judge(hook.rule, kind, thrown(kind, promised.error), elapsedMs(started), event, judging), fuel);
-    const pending = promised.thenable;
-    if (pending === undefined) return withFuel(judge(hook.rule, kind, result, elapsedMs(started), event, judging), fuel);
-    // close() settles a pending call at once, as the hook's timeout would (its transport is being closed).
-    const settled = judging;
-    return withFuel(
-      this.#pending.run(pending, () => closedResult(name)).then(
-        (answer) => judge(hook.rule, kind, answer, elapsedMs(started), event, settled),
-        (error: unknown) => judge(hook.rule, kind, thrown(kind, error), elapsedMs(started), event, settled),
-      ),
-      fuel,
-    );
+    if (this.#closed) return judge(hook.rule, hook.definition.transport.kind, closedResult(name), 0, event, judging);
+    return invokeAndJudge(hook.definition.transport, view.request, contextOf(name, options.signal, deadline, view.text), hook.rule, judging, this.#pending, chain.telemetry !== undefined);
   }
 }

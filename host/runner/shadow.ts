@@ -2,6 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FailurePolicy } from '../contract/failure.js';
 import type { TrailEntry } from '../contract/outcome.js';
 import { rewriteOf, type Evaluated } from './chain-core.js';
+import { SKIPPED } from './invoke.js';
 
 /**
  * The trail of one chain, with room for its shadow hooks.
@@ -70,9 +71,10 @@ export class ChainTrail {
 /**
  * Start a shadow hook: `evaluate` runs it (a throw or a rejection is the runner's failure, recorded as
  * `internal_error`); its entry, marked `shadow` with the rewrite it proposed, lands at its position in
- * `trail`, and `landed` sees it with the fuel the call spent. Returns the landing, which never rejects.
+ * `trail`, and `landed` sees it with the fuel the call spent. Returns the landing, which never rejects
+ * (undefined: the hook's `when` skipped it — no entry).
  */
-export function startShadow(trail: ChainTrail, rule: { readonly name: string; readonly policy: FailurePolicy }, evaluate: () => Evaluated | Promise<Evaluated>, landed: (entry: TrailEntry, fuel: number | undefined) => void): Promise<void> {
+export function startShadow(trail: ChainTrail, rule: { readonly name: string; readonly policy: FailurePolicy }, evaluate: () => Evaluated | Promise<Evaluated> | typeof SKIPPED, landed: (entry: TrailEntry, fuel: number | undefined) => void): Promise<void> | undefined {
   const failed = (error: unknown): TrailEntry => ({
     hook: rule.name,
     decision: rule.policy,
@@ -81,12 +83,13 @@ export function startShadow(trail: ChainTrail, rule: { readonly name: string; re
     ms: 0,
     shadow: true,
   });
-  let started: Evaluated | Promise<Evaluated>;
+  let started: Evaluated | Promise<Evaluated> | typeof SKIPPED;
   try {
     started = evaluate();
   } catch (error) {
     started = Promise.reject(error);
   }
+  if (started === SKIPPED) return undefined;
   let fuel: number | undefined;
   const run = Promise.resolve(started).then(({ entry, step, fuel: spent }) => {
     fuel = spent;

@@ -5,6 +5,7 @@ import type { HookRequest } from '../contract/request.js';
 import type { HookResponse } from '../contract/response.js';
 import type { RequestText } from '../codec/request.js';
 import type { Evaluated } from './chain-core.js';
+import type { Explanation } from '../contract/explanation.js';
 
 /** What a hook wrote besides its answer, kept (capped) for the audit trail. */
 export interface HookLogs {
@@ -64,6 +65,11 @@ export interface Transport {
    * its last (the runner's own promise aside).
    */
   invoke(request: HookRequest, context: InvokeContext): InvokeResult | Promise<InvokeResult>;
+  /**
+   * Why the hook would decide what it decides on `request`, for `basis-hooks explain`: policy hooks
+   * (Cedar, CEL) say which policies or rules decided. Not on the hot path: a chain never calls it.
+   */
+  explain?(request: HookRequest): Explanation | Promise<Explanation>;
   /** Verify the hook can start (binary found, component loads). Rejects with a `HookError`. */
   check?(): Promise<void>;
   /**

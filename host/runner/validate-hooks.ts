@@ -3,7 +3,7 @@ import { FailurePolicy } from '../contract/failure.js';
 import { preview } from '../contract/preview.js';
 import { RunnerError } from '../errors/runner-error.js';
 import type { HookDefinition } from './hook.js';
-import { toolsProblems, type ToolPattern } from './matcher.js';
+import { callFilterProblem, toolsProblems, type CallFilter, type ToolPattern } from './matcher.js';
 import type { Transport } from './transport.js';
 
 function invalid(message: string): RunnerError {
@@ -25,7 +25,7 @@ function isTransport(value: unknown): value is Transport {
  * Check a hook list before it becomes a chain and return a copy of it (a caller that edits its
  * objects afterwards does not edit the chain). Throws `RunnerError('invalid_hooks')` naming the hook
  * and the field: every hook needs a unique non-empty `name`, a known `event`, `tools` as a valid list
- * of tool patterns when present (see {@link toolsProblems}), `mode` of `enforce` or `shadow` when present, `on_failure` of `deny` or `allow` when present (a typo such as `ignore` must
+ * of tool patterns when present (see {@link toolsProblems}), `when` a {@link CallFilter} when present, `mode` of `enforce` or `shadow` when present, `on_failure` of `deny` or `allow` when present (a typo such as `ignore` must
  * not become a policy the chain does not have), and a `transport` with an `invoke` method and a
  * `kind`.
  */
@@ -49,6 +49,9 @@ export function validateHooks(hooks: unknown): HookDefinition[] {
       const [entry, message] = toolProblem;
       throw invalid(`${at}: tools${entry === undefined ? '' : `[${entry}]`}: ${message}`);
     }
+    const when = h['when'];
+    const whenProblem = callFilterProblem(when);
+    if (whenProblem !== undefined) throw invalid(`${at}: ${whenProblem}`);
     const mode = h['mode'];
     if (mode !== undefined && mode !== 'enforce' && mode !== 'shadow') {
       throw invalid(`${at}: unknown mode ${preview(mode)} (enforce, shadow)`);
@@ -64,6 +67,7 @@ export function validateHooks(hooks: unknown): HookDefinition[] {
       name,
       event: event.data,
       ...(tools === undefined ? {} : { tools: (tools as ToolPattern[]).map((t) => (typeof t === 'string' ? t : { regex: t.regex })) }),
+      ...(when === undefined ? {} : { when: when as CallFilter }),
       ...(mode === undefined ? {} : { mode }),
       ...(policy === undefined ? {} : { on_failure: policy.data }),
       transport,

@@ -8,7 +8,7 @@
  *   npx tsx scripts/bench/agents.ts [--quick] [--json]     (after npm run build && npm run build-guests)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -35,6 +35,8 @@ export interface AgentsBench {
   /** The installed client's median minus `node -e ""`'s and minus bare curl's, ms. */
   readonly overhead_vs_node_ms: number;
   readonly overhead_vs_curl_ms: number;
+  /** With the server stopped: the installed client's median over today's command's (`basis-hooks claude-code`); ≤ 1 is the target. */
+  readonly cold_script_vs_today: number;
 }
 
 function once(file: string, args: readonly string[], stdin: string, env: NodeJS.ProcessEnv): Promise<number> {
@@ -56,8 +58,12 @@ export async function benchAgents(quick = false, log: (line: string) => void = (
   const config = join(dir, 'hooks.json');
   await writeFile(config, JSON.stringify({ hook_schema: 1, hooks: [{ name: 'force-push', event: 'pre_tool_use', tools: ['Bash'], component: guestById('c').path }] }));
   const project = join(dir, 'proj');
+  // The project installed basis-hooks (as `npm install basis-hooks` leaves it): the client's
+  // fallback finds the package there, as it does for a user — no --command.
+  await mkdir(join(project, 'node_modules'), { recursive: true });
+  await symlink(ROOT, join(project, 'node_modules', 'basis-hooks'));
   await new Promise<void>((resolve, reject) => {
-    const c = spawn(process.execPath, [CLI, 'install', '--agent', 'claude-code', '--config', config, '--project', project, '--socket', socket, '--command', `${process.execPath} ${CLI}`], { stdio: 'ignore' });
+    const c = spawn(process.execPath, [CLI, 'install', '--agent', 'claude-code', '--config', config, '--project', project, '--socket', socket], { stdio: 'ignore' });
     c.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`install exited ${String(code)}`))));
   });
   const server: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--config', config, '--socket', socket], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -76,6 +82,8 @@ export async function benchAgents(quick = false, log: (line: string) => void = (
     { id: 'script', label: 'installed client (sh + curl), server running', run: () => once('/bin/sh', [join(project, '.basis-hooks', 'hook.sh'), 'claude-code'], EVENT, env) },
     { id: 'node-client', label: 'Node client (dist/cli/hook/main.js --agent claude-code), server running', run: () => once(process.execPath, [HOOK_ENTRY, '--agent', 'claude-code', '--socket', socket], EVENT, env) },
     { id: 'cold', label: 'no server: the Node client in-process (--config, cold)', run: () => once(process.execPath, [HOOK_ENTRY, '--agent', 'claude-code', '--config', config, '--no-server'], EVENT, env) },
+    // What an agent pays per event when the server is stopped: the installed script, curl refused, then its fallback.
+    { id: 'script-cold', label: 'no server: the installed client (sh + curl refused + in-process fallback)', run: () => once('/bin/sh', [join(project, '.basis-hooks', 'hook.sh'), 'claude-code'], EVENT, { ...env, BASIS_HOOKS_SOCKET: join(dir, 'nobody', 'hooks.sock') }) },
     { id: 'claude-code', label: 'today\'s command: basis-hooks claude-code (bundled entry, cold)', run: () => once(process.execPath, [join(ROOT, 'dist', 'cli', 'claude-code', 'main.js'), '--config', config], EVENT, env) },
   ];
   const rounds = quick ? 5 : 20;
@@ -96,7 +104,12 @@ export async function benchAgents(quick = false, log: (line: string) => void = (
     return { id: c.id, label: c.label, n: sorted.length, median_ms: round(quantile(sorted, 0.5)), p90_ms: round(quantile(sorted, 0.9)), min_ms: round(sorted[0] ?? Number.NaN) };
   });
   const median = (id: string): number => out.find((c) => c.id === id)?.median_ms ?? Number.NaN;
-  return { cases: out, overhead_vs_node_ms: round(median('script') - median('node')), overhead_vs_curl_ms: round(median('script') - median('curl')) };
+  return {
+    cases: out,
+    overhead_vs_node_ms: round(median('script') - median('node')),
+    overhead_vs_curl_ms: round(median('script') - median('curl')),
+    cold_script_vs_today: Math.round((median('script-cold') / median('claude-code')) * 100) / 100,
+  };
 }
 
 /** The figures as a markdown table. */
@@ -109,6 +122,7 @@ export function agentsReport(result: AgentsBench): string {
     ...result.cases.map((c) => `| ${c.label} | ${c.median_ms} | ${c.p90_ms} | ${c.min_ms} |`),
     '',
     `installed client with a running server: ${result.overhead_vs_curl_ms} ms over a bare curl, ${result.overhead_vs_node_ms} ms against node -e "" (target: ≤ 25 ms median per event)`,
+    `installed client with the server stopped: ${result.cold_script_vs_today}× today's command (target: ≤ 1, no worse than basis-hooks claude-code)`,
     '',
   ].join('\n');
 }

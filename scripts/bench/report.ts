@@ -4,6 +4,7 @@
  * from the JSON result (so an old results file can be rendered again).
  */
 import type { BenchResult, ColdSample, Stats } from './result.js';
+import { policiesMarkdown, policiesText, policyLoadRows } from './policies-report.js';
 
 type Cell = string | number;
 
@@ -114,7 +115,7 @@ function coldCell(s: ColdSample): string {
 }
 
 function coldRows(r: BenchResult): Cell[][] {
-  return r.cold_start.map((c) => [c.label, c.isolation, coldCell(c.cold), coldCell(c.warm)]);
+  return [...r.cold_start.map((c): Cell[] => [c.label, c.isolation, coldCell(c.cold), coldCell(c.warm)]), ...(r.policies === undefined ? [] : policyLoadRows(r.policies))];
 }
 
 function concurrencyRows(r: BenchResult): Cell[][] {
@@ -164,6 +165,7 @@ export function textReport(r: BenchResult): string {
   out.push(textTable(concurrencyHead(r), concurrencyRows(r)));
   out.push('', 'Cold start: first call in a fresh process, ms (load breakdown in ms)');
   out.push(textTable(['guest', 'isolation', 'empty transpile cache', 'warm transpile cache'], coldRows(r)));
+  if (r.policies !== undefined) out.push('', policiesText(r.policies));
   return `${out.join('\n')}\n`;
 }
 
@@ -288,10 +290,11 @@ export function markdownReport(r: BenchResult): string {
   out.push(
     mdTable(
       ['guest', 'isolation', 'empty transpile cache', 'warm cache'],
-      r.cold_start.map((c) => [c.label, c.isolation, c.cold.first_call_ms, c.warm.first_call_ms]),
+      [...r.cold_start.map((c): Cell[] => [c.label, c.isolation, c.cold.first_call_ms, c.warm.first_call_ms]), ...(r.policies === undefined ? [] : policyLoadRows(r.policies))],
     ),
     '',
   );
+  if (r.policies !== undefined) out.push(policiesMarkdown(r.policies), '');
   out.push('Subprocess hooks, µs per call through `HookRunner`, beside a bare spawn of the same command:', '');
   out.push(
     mdTable(

@@ -49,6 +49,31 @@ export const BlockSchema = z.strictObject({
   after: StatsSchema,
 });
 
+/** The policy hooks, Cedar and CEL (scripts/bench/policies.ts); absent from results of runs before they existed. */
+export const PoliciesSchema = z.strictObject({
+  engines: z.strictObject({ cedar: z.string(), cel: z.string(), cel_js: z.string() }),
+  /** A Cedar set of `policies` policies; interleaved: ours through HookRunner.pre and the package's own statefulIsAuthorized on the same, prebuilt request; then the decision cache on a repeated request and the JSON floor. */
+  cedar: z.strictObject({ policies: z.number().int().positive(), runner: StatsSchema, package: StatsSchema, cache_repeat: StatsSchema, cache_floor: StatsSchema }),
+  /**
+   * A CEL hook of `rules` rules none of which matches (all are asked): through HookRunner.pre beside the
+   * JSON floor; the library alone on the same rules beside the floor; and the two CEL packages on 20
+   * rules both can run (cel-js 0.8.2 has no string methods), beside each other.
+   */
+  cel: z.strictObject({
+    rules: z.number().int().positive(),
+    runner: StatsSchema,
+    /** The JSON floor interleaved with `runner`. */
+    floor: StatsSchema,
+    library: StatsSchema,
+    /** The JSON floor interleaved with `library`. */
+    library_floor: StatsSchema,
+    comparison: z.strictObject({ marcbachmann: StatsSchema, cel_js: StatsSchema }),
+  }),
+  /** Load time: cold (a fresh process: the engine imported, the policy loaded, the first call) and warm (a second hook of it loaded and called there), ms. */
+  load: z.array(z.strictObject({ kind: z.enum(['cedar', 'cel']), label: z.string(), cold_ms: z.number().nonnegative(), warm_ms: z.number().nonnegative(), import_ms: z.number().nonnegative() })),
+});
+export type PoliciesResult = z.infer<typeof PoliciesSchema>;
+
 export const BenchResultSchema = z.strictObject({
   schema: z.literal(3),
   quick: z.boolean(),
@@ -173,6 +198,7 @@ export const BenchResultSchema = z.strictObject({
   ),
   /** The building blocks of the hot path, each against what it replaced or the fallback it keeps. */
   blocks: z.array(BlockSchema),
+  policies: PoliciesSchema.optional(),
   ratios: z.array(
     z.strictObject({
       name: z.string(),

@@ -124,7 +124,29 @@ function jsGuests(): Guest[] {
     // One component for every behaviour: each hook is granted its behaviour as BASIS_BEHAVIOUR.
     out.push(guest('js', `${engine}/conformance`, { ...base, name: 'conformance', event: 'pre_tool_use', lang: 'js', source: 'conformance/by-env.js', engine }, ['conformance/behaviours.js']));
   }
+  // The policy of examples/one-policy (docs/one-policy-every-agent.md), built where its own hook.json
+  // says, as `basis-hooks build examples/one-policy` does: the component twin of its command hook.
+  const example = join(ROOT, 'examples', 'one-policy');
+  out.push({
+    group: 'js',
+    key: 'js/example/no-rm-rf',
+    dir: example,
+    manifest: { ...base, name: 'no-rm-rf', event: 'pre_tool_use', lang: 'js', source: 'no-rm-rf.js', engine: 'quickjs', out: 'build/no-rm-rf.wasm' },
+    out: join(example, 'build', 'no-rm-rf.wasm'),
+    inputs: [],
+  });
+  out.push(workspacePolicy());
   return out;
+}
+
+/**
+ * examples/policies/component: the workspace policy the Cedar and CEL examples also implement, as a
+ * component (JavaScript on QuickJS), built where its hooks.json expects it.
+ */
+function workspacePolicy(): Guest {
+  const dir = join(ROOT, 'examples/policies/component');
+  const manifest: HookManifest = { ...base, name: 'workspace-policy', event: 'pre_tool_use', lang: 'js', source: 'policy.js', engine: 'quickjs', out: 'build/workspace-policy.wasm' };
+  return { group: 'js', key: 'js/examples/workspace-policy', dir, manifest, out: join(dir, 'build/workspace-policy.wasm'), inputs: [] };
 }
 
 function tsGuests(): Guest[] {

@@ -48,6 +48,15 @@ describe('npm run bench -- --quick --json', () => {
     expect(all.filter(([, n]) => !Number.isFinite(n))).toEqual([]);
   });
 
+  it('measures the policy hooks beside their baselines (Cedar and its package, the decision cache, CEL and the JSON floor) and their load times', () => {
+    const policies = result.policies;
+    expect(policies).toBeDefined();
+    expect(policies?.cedar.policies).toBe(50);
+    expect(policies?.cel.rules).toBe(20);
+    expect(policies?.load.map((row) => row.kind)).toEqual(['cedar', 'cel']);
+    expect(markdownReport(result)).toContain('Targets of the policy issue');
+  });
+
   it('records the machine it ran on', () => {
     expect(result.machine.cores).toBeGreaterThan(0);
     expect(result.machine.node).toBe(process.version);

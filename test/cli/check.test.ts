@@ -83,7 +83,7 @@ describe('basis-hooks check', () => {
     const result = await runCli(['check', '--config', config]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('hooks[0]: exactly one of "command" or "component" is required (found neither)');
+    expect(result.stderr).toContain('hooks[0]: exactly one of "command", "component", "cedar" or "cel" is required (found none)');
   });
 
   it('fails for a misspelled script or program, naming it and the config (exit 2); ok once fixed', async () => {

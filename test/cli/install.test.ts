@@ -26,6 +26,9 @@ const MIB = 1024 * 1024;
 const TARGET_MIB = 60;
 const JCO = '@bytecodealliance/jco-transpile';
 const MCP_SDK = '@modelcontextprotocol/sdk';
+const CEDAR = '@cedar-policy/cedar-wasm';
+const CEDAR_POLICY = '@reason("no force-push")\nforbid (principal, action == Action::"shell", resource) when { context.input.command like "*--force*" };\npermit (principal, action, resource);\n';
+const CEL_RULES = [{ when: "input.command.contains('--force')", decision: 'deny', reason: 'no force-push' }];
 const GUARD = path.join(ROOT, 'guest-examples/c/prebuilt/guard.wasm');
 const FORCE_PUSH = { event: 'pre_tool_use', workspace: '/repo', agent_id: 'a1', tool_call_id: 'c1', tool_name: 'shell', input: { command: 'git push --force origin main' } };
 const GUARD_REASON = 'force-push to a protected branch (main/master) is not allowed';
@@ -100,7 +103,7 @@ describe('npm install basis-hooks into an empty app', () => {
   it(`takes at most ${TARGET_MIB} MB, installs neither jco-transpile (nor binaryen) nor the MCP SDK, and warns of no peer dependency`, () => {
     const names = size.packages.map((p) => p.name);
     expect(names).toContain('basis-hooks');
-    for (const optional of [JCO, 'binaryen', MCP_SDK]) expect(names).not.toContain(optional);
+    for (const optional of [JCO, 'binaryen', MCP_SDK, CEDAR]) expect(names).not.toContain(optional);
     expect(size.disk).toBeLessThanOrEqual(TARGET_MIB * MIB);
     expect(installLog).not.toMatch(/ERESOLVE|peer dep|conflicting peer/i);
   });
@@ -160,6 +163,37 @@ try {
     expect(JSON.parse(library.stdout)).toEqual({ name: 'HookError', code: 'load_failed', cause: { name: 'PackageMissingError', code: 'package_missing', package: JCO, install: command } });
   });
 
+  it('CEL hooks run out of the box (the engine is a dependency); a Cedar hook without its engine: load_failed caused by package_missing, naming the install command', async () => {
+    const cel = await config('cel.json', [{ name: 'rules', event: 'pre_tool_use', cel: CEL_RULES }]);
+    const ran = await cli(['run', '--config', cel], { stdin: JSON.stringify(FORCE_PUSH) });
+    expect(ran.stderr).toBe('');
+    expect(JSON.parse(ran.stdout)).toMatchObject({ decision: 'deny', reason: 'no force-push' });
+
+    const command = installCommand(CEDAR);
+    expect(command).toBe(`npm install ${CEDAR}@${await declaredRange(CEDAR)}`);
+    await writeFile(path.join(app, 'tools.cedar'), CEDAR_POLICY);
+    const cedar = await config('cedar.json', [{ name: 'tools', event: 'pre_tool_use', cedar: 'tools.cedar' }]);
+    for (const args of [['run', '--config', cedar], ['check', '--config', cedar]]) {
+      const other = await cli(args, { stdin: JSON.stringify(FORCE_PUSH) });
+      expect(other.code, args.join(' ')).toBe(2);
+      expect(other.stdout + other.stderr, args.join(' ')).toContain(`Install it with: ${command}`);
+    }
+    const library = await script(
+      'cedar.mjs',
+      `import { cedarTransport } from 'basis-hooks';
+const transport = cedarTransport({ policies: 'tools.cedar' });
+try {
+  await transport.load();
+  console.log('loaded');
+} catch (error) {
+  console.log(JSON.stringify({ name: error.name, code: error.code, cause: { name: error.cause?.name, code: error.cause?.code, package: error.cause?.package, install: error.cause?.install } }));
+}
+`,
+    );
+    expect(library.stderr).toBe('');
+    expect(JSON.parse(library.stdout)).toEqual({ name: 'HookError', code: 'load_failed', cause: { name: 'PackageMissingError', code: 'package_missing', package: CEDAR, install: command } });
+  });
+
   it('the MCP gateway without the SDK: exit 2 naming the install command, nothing started; basis-hooks/mcp: Node names the package', async () => {
     const cfg = await config('gateway.json', [{ name: 'deny-rm', event: 'pre_tool_use', command: ['node', 'deny-rm.mjs'] }]);
     const marker = path.join(app, 'server-started');
@@ -210,10 +244,23 @@ try {
     });
   });
 
+  describe(`with ${CEDAR} installed (${installCommand(CEDAR)})`, () => {
+    beforeAll(async () => {
+      await npmInstall(app, [`${CEDAR}@${await declaredRange(CEDAR)}`]);
+      process.stderr.write(report(`npm install basis-hooks ${JCO} ${CEDAR}`, await measureInstall(app)));
+    }, 300_000);
+
+    it('the Cedar hook runs from the installed CLI', async () => {
+      const ran = await cli(['run', '--config', 'cedar.json'], { stdin: JSON.stringify(FORCE_PUSH) });
+      expect(ran.stderr).toBe('');
+      expect(JSON.parse(ran.stdout)).toMatchObject({ decision: 'deny', reason: 'no force-push' });
+    });
+  });
+
   describe(`with ${MCP_SDK} installed (${installCommand(MCP_SDK)})`, () => {
     beforeAll(async () => {
       await npmInstall(app, [`${MCP_SDK}@${await declaredRange(MCP_SDK)}`]);
-      process.stderr.write(report(`npm install basis-hooks ${JCO} ${MCP_SDK}`, await measureInstall(app)));
+      process.stderr.write(report(`npm install basis-hooks ${JCO} ${CEDAR} ${MCP_SDK}`, await measureInstall(app)));
     }, 300_000);
 
     it('the installed gateway runs the hooks on tools/call between the official SDK client and a server', async () => {

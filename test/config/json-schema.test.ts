@@ -16,20 +16,20 @@ describe('schema/hooks.schema.json', () => {
     expect(schema.title).toBeTruthy();
     expect(schema.additionalProperties).toBe(false);
     const variants = schema.properties.hooks.items.anyOf;
-    expect(variants.map((v) => v.title)).toEqual(['Command hook', 'Component hook']);
+    expect(variants.map((v) => v.title)).toEqual(['Command hook', 'Component hook', 'Cedar hook', 'CEL hook']);
     for (const variant of variants) expect(variant.additionalProperties).toBe(false);
   });
 });
 
 describe('example configs', () => {
-  it('every examples/*/hooks.json is a valid config', async () => {
+  it('every hooks.json under examples/ is a valid config', async () => {
     const examples = fileURLToPath(new URL('examples/', ROOT));
-    const dirs = (await readdir(examples, { withFileTypes: true })).filter((d) => d.isDirectory());
-    expect(dirs.length).toBeGreaterThan(0);
-    for (const dir of dirs) {
-      const value: unknown = JSON.parse(await readFile(new URL(`examples/${dir.name}/hooks.json`, ROOT), 'utf8'));
+    const configs = (await readdir(examples, { recursive: true })).filter((f) => f === 'hooks.json' || f.endsWith('/hooks.json'));
+    expect(configs.length).toBeGreaterThan(1);
+    for (const file of configs) {
+      const value: unknown = JSON.parse(await readFile(new URL(`examples/${file}`, ROOT), 'utf8'));
       const result = HooksConfig.safeParse(value);
-      expect(result.success, `${dir.name}: ${JSON.stringify(result.error?.issues)}`).toBe(true);
+      expect(result.success, `${file}: ${JSON.stringify(result.error?.issues)}`).toBe(true);
     }
   });
 });

@@ -82,9 +82,9 @@ describe('parseConfig: every error names the file, the JSON path, the key and th
 
   it('requires exactly one of command or component', () => {
     const neither = invalid({ hook_schema: 1, hooks: [hook({}), { name: 'x', event: 'pre_tool_use' }] });
-    expect(neither.issues).toEqual([{ path: 'hooks[1]', message: 'exactly one of "command" or "component" is required (found neither)' }]);
+    expect(neither.issues).toEqual([{ path: 'hooks[1]', message: 'exactly one of "command", "component", "cedar" or "cel" is required (found none)' }]);
     const both = invalid({ hook_schema: 1, hooks: [hook({ component: 'x.wasm' })] });
-    expect(issueAt(both, 'hooks[0]').message).toContain('found both');
+    expect(issueAt(both, 'hooks[0]').message).toContain('found "command" and "component"');
   });
 
   it('refuses a key of the other transport, naming the transport it was read as', () => {
@@ -115,7 +115,7 @@ describe('parseConfig: every error names the file, the JSON path, the key and th
     expect(issueAt(error, 'hooks[1].grants.network').message).toContain('unknown key');
     // Neither transport key: still told about a key that no hook kind has.
     expect(issueAt(error, 'hooks[2].retries').message).toContain('unknown key');
-    expect(issueAt(error, 'hooks[2]').message).toContain('found neither');
+    expect(issueAt(error, 'hooks[2]').message).toContain('found none');
   });
 
   it('reports duplicate names with both indexes', () => {

@@ -33,6 +33,13 @@ export interface TransportFixture {
   readonly crashCode: FailureCode;
   /** Behaviours this transport cannot express, each with the reason (vectors using them are skipped). */
   readonly unsupported?: Partial<Record<Behaviour, string>>;
+  /**
+   * Unsupported behaviours played by another transport (an in-process interceptor) so that the chain
+   * vectors mixing them with this transport's hooks still run: a policy hook, which can only allow or
+   * deny, is tested refusing an earlier hook's rewrite. A vector none of whose hooks is this
+   * transport's is skipped (it would test nothing of it).
+   */
+  readonly borrowed?: { readonly behaviours: readonly Behaviour[]; create(behaviour: Behaviour, limits: FixtureLimits): Transport | Promise<Transport> };
   /** Called once after the suite. */
   teardown?(): Promise<void>;
 }
@@ -105,12 +112,19 @@ export function runTransportSuite(name: string, fixture: TransportFixture): void
 
     it('implements or explicitly skips every behaviour', () => {
       for (const b of Object.keys(fixture.unsupported ?? {})) expect(BEHAVIOURS).toContain(b);
+      // Only what a transport cannot express is borrowed.
+      for (const b of fixture.borrowed?.behaviours ?? []) expect(fixture.unsupported?.[b]).toBeDefined();
     });
 
+    const borrowed = new Set(fixture.borrowed?.behaviours ?? []);
     for (const vector of VECTORS) {
-      const missing = vector.hooks.find((h) => fixture.unsupported?.[h.behaviour] !== undefined);
+      const missing = vector.hooks.find((h) => fixture.unsupported?.[h.behaviour] !== undefined && !borrowed.has(h.behaviour));
       if (missing) {
         it.skip(`${vector.name} — skipped: ${fixture.unsupported?.[missing.behaviour] ?? ''}`, () => {});
+        continue;
+      }
+      if (vector.hooks.every((h) => borrowed.has(h.behaviour))) {
+        it.skip(`${vector.name} — skipped: every hook of it is borrowed (${fixture.unsupported?.[vector.hooks[0]?.behaviour ?? 'allow'] ?? ''})`, () => {});
         continue;
       }
       it(vector.name, async () => {
@@ -121,7 +135,7 @@ export function runTransportSuite(name: string, fixture: TransportFixture): void
             event: hook.event ?? vector.call.event,
             tools: hook.tools,
             on_failure: hook.on_failure,
-            transport: await fixture.create(hook.behaviour, hook.behaviour === 'hang' ? HANG_LIMITS : SUITE_LIMITS),
+            transport: await (borrowed.has(hook.behaviour) && fixture.borrowed !== undefined ? fixture.borrowed : fixture).create(hook.behaviour, hook.behaviour === 'hang' ? HANG_LIMITS : SUITE_LIMITS),
           });
         }
         const runner = new HookRunner(hooks);

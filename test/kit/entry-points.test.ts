@@ -58,10 +58,10 @@ const AUTHORING = ['componentize-qjs', '@bytecodealliance/componentize-js', '@by
 
 /**
  * Runtime packages loaded only on demand, through `importOptional` (a missing one is a
- * PackageMissingError naming its install command): optional peers, so an app that runs neither
- * component hooks nor the MCP gateway installs neither (see CONTRIBUTING.md, install size).
+ * PackageMissingError naming its install command): optional peers, so an app that runs no component
+ * hook, no MCP gateway and no Cedar hook installs none of them (see CONTRIBUTING.md, install size).
  */
-const OPTIONAL_RUNTIME = ['@bytecodealliance/jco-transpile', '@modelcontextprotocol/sdk'];
+const OPTIONAL_RUNTIME = ['@bytecodealliance/jco-transpile', '@modelcontextprotocol/sdk', '@cedar-policy/cedar-wasm'];
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   exports: Record<string, { types?: string; default?: string } | string>;
@@ -81,7 +81,9 @@ describe('entry points: basis-hooks runs hooks, basis-hooks/kit authors them', (
 
   it('the runtime entry names no authoring package, only what running a hook needs', () => {
     expect(runtime.packages.filter((p) => AUTHORING.includes(p))).toEqual([]);
-    expect(runtime.packages).toEqual(['@bytecodealliance/jco-transpile', '@bytecodealliance/preview2-shim', '@opentelemetry/api', 'zod']);
+    // The CEL engine is a dependency, imported on first use by a CEL hook; the Cedar engine an
+    // optional peer (OPTIONAL_RUNTIME), imported on first use by a Cedar hook.
+    expect(runtime.packages).toEqual(['@bytecodealliance/jco-transpile', '@bytecodealliance/preview2-shim', '@cedar-policy/cedar-wasm', '@marcbachmann/cel-js', '@opentelemetry/api', 'zod']);
   });
 
   it('the built runtime entry (dist/, from npm run build) has the same graph', () => {

@@ -88,7 +88,7 @@ describe('basis-hooks init', () => {
     const dir = join(scratch.path, 'cobol');
     const result = await kit(['init', dir, '--lang', 'cobol']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('unknown language "cobol" (one of: js, ts, c, rust, assemblyscript)');
+    expect(result.stderr).toContain('unknown language "cobol" (one of: js, ts, c, rust, assemblyscript, cedar, cel)');
     expect(existsSync(dir)).toBe(false);
   });
 

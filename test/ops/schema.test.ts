@@ -14,7 +14,7 @@ describe('hooks.schema.json: operations keys', () => {
   });
 
   it('has sha256 (64 hex digits) and mode (enforce | shadow) on every kind of hook', () => {
-    expect(hookVariants).toHaveLength(2);
+    expect(hookVariants).toHaveLength(4);
     for (const variant of hookVariants) {
       expect(variant.properties['sha256']?.pattern).toBe('^[0-9a-fA-F]{64}$');
       expect(variant.properties['mode']?.enum).toEqual(['enforce', 'shadow']);

@@ -1,6 +1,7 @@
 import { parseFlags, usageError, type Command } from '../command.js';
 import { otlpSetting } from '../otlp-option.js';
 import { SERVER_FLAGS, SERVER_FLAGS_USAGE, serverOptions } from '../server-options.js';
+import { expandProjectDirs } from '../project-dirs.js';
 
 const usage = `Usage: basis-hooks claude-code --config <hooks.json> [--approve-rewrites] [--audit <file>] [--otlp <url>]
        basis-hooks claude-code --config <hooks.json> --http --port <n> [--host <addr>] [--token-file <file>] [--max-body-bytes <n>] [--approve-rewrites] [--audit <file>] [--otlp <url>]
@@ -15,7 +16,7 @@ open: a bad config, a hook that cannot load or an event it cannot read exits 2 (
 one-line reason on stderr.
 
 Options:
-  -c, --config <file>     the hooks.json to load (required)
+  -c, --config <file>     the hooks.json to load (required; $CLAUDE_PROJECT_DIR in it is expanded)
       --approve-rewrites  answer a rewritten call with permissionDecision "allow" (auto-approve)
                           instead of "ask" (the user confirms the rewrite)
       --http              serve Claude Code's "http" hooks instead: POST an event, get the answer.
@@ -92,9 +93,15 @@ export const claudeCodeCommand: Command = {
     if (typeof setting === 'string' && (values.otlp !== undefined || values.http === true)) return usageError(this, setting);
     if (values['print-settings'] !== true && values.http !== true) {
       // Claude Code lets the call proceed on any exit status but 2: nothing may escape as a crash.
+      // $CLAUDE_PROJECT_DIR in --config: expanded here too (single quotes, or exec-form args, keep it from the shell).
+      const expanded = expandProjectDirs(values.config);
+      if ('unset' in expanded) {
+        process.stderr.write(`basis-hooks claude-code: --config ${values.config} names $${expanded.unset}, which is not set (Claude Code sets CLAUDE_PROJECT_DIR for its hooks)\n`);
+        return EXIT_BLOCK;
+      }
       try {
         const { runOnce } = await import('../claude-code-bridge.js');
-        return await runOnce({ configFile: values.config, approveRewrites, ...audit, ...otlp });
+        return await runOnce({ configFile: expanded.path, approveRewrites, ...audit, ...otlp });
       } catch (error) {
         process.stderr.write(`basis-hooks claude-code: internal error: ${error instanceof Error ? error.message : String(error)}\n`.replace(/\n(?!$)/g, ' '));
         return EXIT_BLOCK;

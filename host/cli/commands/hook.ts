@@ -1,5 +1,6 @@
 import { AGENT_NAMES, isAgentName } from '../../integrations/agents/names.js';
 import { parseFlags, usageError, type Command } from '../command.js';
+import { expandProjectDirs } from '../project-dirs.js';
 
 const usage = `Usage: basis-hooks hook --agent <name> [--socket <path>] [--config <hooks.json>] [--no-server] [--connect-timeout-ms <n>] [--timeout-ms <n>]
 
@@ -15,7 +16,8 @@ Agents: ${AGENT_NAMES.join(', ')}
 Options:
       --agent <name>            the agent whose event this is (required)
       --socket <path>           the server's socket (default as for "serve")
-  -c, --config <file>           run the chain in-process when no server answers
+  -c, --config <file>           run the chain in-process when no server answers ($CLAUDE_PROJECT_DIR,
+                                $GEMINI_PROJECT_DIR… in it are expanded)
       --no-server               do not try the server (with --config)
       --connect-timeout-ms <n>  how long to wait for the server to accept (default 500)
       --timeout-ms <n>          how long to wait for its answer (default 60000), then block
@@ -51,10 +53,23 @@ export const hookCommand: Command = {
     if (values['no-server'] === true && values.config === undefined) return usageError(this, '--no-server needs --config');
     const { runHookClient } = await import('../agent-hook.js');
     const { defaultSocketPath } = await import('../../integrations/agents/socket-path.js');
+    let configFile = values.config;
+    if (configFile !== undefined) {
+      const expanded = expandProjectDirs(configFile);
+      if ('unset' in expanded) {
+        // What the agent runs must still answer in its own blocking form, not with a usage error.
+        const { agentDialect } = await import('../../integrations/agents/registry.js');
+        const reply = agentDialect(values.agent).block(`--config ${configFile} names $${expanded.unset}, which is not set (the agent sets it for its hooks)`);
+        if (reply.stdout !== '') process.stdout.write(reply.stdout);
+        if (reply.stderr !== '') process.stderr.write(reply.stderr);
+        return reply.exit;
+      }
+      configFile = expanded.path;
+    }
     return runHookClient({
       agent: values.agent,
       socket: values['no-server'] === true ? undefined : (values.socket ?? defaultSocketPath()),
-      ...(values.config === undefined ? {} : { configFile: values.config }),
+      ...(configFile === undefined ? {} : { configFile }),
       connectTimeoutMs: connect,
       timeoutMs: timeout,
     });

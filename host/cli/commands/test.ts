@@ -35,8 +35,8 @@ hook (a component, a command, --hook, or a config of one), it is about that hook
 
 The hook under test:
   <hook.wasm>              a component
-  <dir>                    a hook directory from "basis-hooks init" (its built component; --cases
-                           defaults to <dir>/cases.jsonl)
+  <dir>                    a hook directory from "basis-hooks init" (its built component, or for a
+                           Cedar or CEL policy its hooks.json; --cases defaults to <dir>/cases.jsonl)
   --command "<cmd>"        a subprocess hook, run with sh -c in the current directory
   --config <hooks.json>    the config's hooks, with their limits, grants, tools and on_failure
                            (a case naming no hook runs through its chain, as above)
@@ -83,7 +83,7 @@ export const testCommand: Command = {
     if (badEvent !== undefined) return usageError(this, badEvent);
 
     // Loaded on use: `basis-hooks run` should not pay for the kit at startup.
-    const [{ parseCases }, { runCases }, { isHookDir, openTarget }, { formatResult, formatSummary }] = await Promise.all([
+    const [{ parseCases }, { runCases }, { isHookDir, isPolicyDir, openTarget, POLICY_DIR_CONFIG }, { formatResult, formatSummary }] = await Promise.all([
       import('../../cases/parse.js'),
       import('../../kit/cases/run.js'),
       import('../../kit/cases/target.js'),
@@ -94,6 +94,10 @@ export const testCommand: Command = {
     let casesFile = casesOption;
     if (positional !== undefined && isHookDir(positional)) {
       target = { kind: 'dir', dir: positional, ...named };
+      casesFile ??= join(positional, 'cases.jsonl');
+    } else if (positional !== undefined && isPolicyDir(positional)) {
+      // A policy hook from `init --lang cedar|cel`: its hooks.json is the target, nothing to build.
+      target = { kind: 'config', config: join(positional, POLICY_DIR_CONFIG), ...named };
       casesFile ??= join(positional, 'cases.jsonl');
     } else if (positional !== undefined) {
       target = { kind: 'component', path: positional, ...named };

@@ -14,7 +14,7 @@ export const claudeCodeAgent: AgentDialect = {
   name: 'claude-code',
   title: 'Claude Code',
   checked: 'Claude Code 2.1.332 (npm @anthropic-ai/claude-code, run here end to end)',
-  capabilities: { modify: 'apply', replace: 'apply', postDeny: 'apply', post: true, timeoutUnit: 's' },
+  capabilities: { modify: 'apply', replace: 'apply', postDeny: 'apply', post: true, timeoutUnit: 's', silentAllow: true },
   read: (value) =>
     readShaped(value, {
       agent: 'claude-code',

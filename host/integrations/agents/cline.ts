@@ -26,7 +26,7 @@ export const clineAgent: AgentDialect = {
   name: 'cline',
   title: 'Cline',
   checked: 'Cline 3.0.65 (npm cline, run here end to end)',
-  capabilities: { modify: 'apply', replace: 'block', postDeny: 'block', post: true, timeoutUnit: 's' },
+  capabilities: { modify: 'apply', replace: 'block', postDeny: 'block', post: true, timeoutUnit: 's', silentAllow: false },
   read(value): ReadAgentEvent {
     const parsed = ClineEvent.safeParse(value);
     if (!parsed.success) return { ok: false, problem: `invalid Cline hook event: ${formatIssues(describeIssues(parsed.error, value))}` };

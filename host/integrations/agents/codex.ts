@@ -13,7 +13,7 @@ export const codexAgent: AgentDialect = {
   name: 'codex',
   title: 'Codex CLI',
   checked: 'Codex CLI 0.171.0 (npm @openai/codex, run here end to end)',
-  capabilities: { modify: 'apply', replace: 'apply', postDeny: 'apply', post: true, timeoutUnit: 's' },
+  capabilities: { modify: 'apply', replace: 'apply', postDeny: 'apply', post: true, timeoutUnit: 's', silentAllow: true },
   read: (value) => readShaped(value, { agent: 'codex', pre: ['PreToolUse'], post: { PostToolUse: { output: 'tool_response' } } }),
   answer(event, outcome) {
     if (outcome.event === 'pre_tool_use') {

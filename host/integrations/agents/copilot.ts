@@ -27,7 +27,7 @@ export const copilotAgent: AgentDialect = {
   name: 'copilot',
   title: 'GitHub Copilot CLI',
   checked: 'Copilot CLI 1.0.102 (npm @github/copilot, run here end to end)',
-  capabilities: { modify: 'apply', replace: 'apply', postDeny: 'apply', post: true, timeoutUnit: 's' },
+  capabilities: { modify: 'apply', replace: 'apply', postDeny: 'apply', post: true, timeoutUnit: 's', silentAllow: true },
   read(value): ReadAgentEvent {
     if (typeof (value as { hook_event_name?: unknown } | null)?.hook_event_name === 'string') {
       const read = readShaped(value, { agent: 'copilot', pre: ['PreToolUse'], post: { PostToolUse: { output: 'tool_result' } } });

@@ -38,7 +38,7 @@ export const cursorAgent: AgentDialect = {
   name: 'cursor',
   title: 'Cursor',
   checked: 'Cursor hooks docs (cursor.com/docs/agent/hooks, via eqtylab/cupcake and CorridorSecurity/hookshot references); not run here',
-  capabilities: { modify: 'apply', replace: 'none', postDeny: 'none', post: true, timeoutUnit: 's' },
+  capabilities: { modify: 'apply', replace: 'none', postDeny: 'none', post: true, timeoutUnit: 's', silentAllow: false },
   read(value): ReadAgentEvent {
     const parsed = CursorEvent.safeParse(value);
     if (!parsed.success) return { ok: false, problem: `invalid Cursor hook event: ${formatIssues(describeIssues(parsed.error, value))}` };

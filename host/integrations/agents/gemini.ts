@@ -14,7 +14,7 @@ export const geminiAgent: AgentDialect = {
   name: 'gemini',
   title: 'Gemini CLI',
   checked: 'Gemini CLI 0.61.0 (npm @google/gemini-cli, run here end to end)',
-  capabilities: { modify: 'apply', replace: 'as_error', postDeny: 'as_error', post: true, timeoutUnit: 'ms' },
+  capabilities: { modify: 'apply', replace: 'as_error', postDeny: 'as_error', post: true, timeoutUnit: 'ms', silentAllow: true },
   read: (value) => readShaped(value, { agent: 'gemini', pre: ['BeforeTool'], post: { AfterTool: { output: 'tool_response' } } }),
   answer(event, outcome) {
     if (outcome.event === 'pre_tool_use') {

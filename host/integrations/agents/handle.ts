@@ -7,7 +7,7 @@ import type { Context } from '@opentelemetry/api';
 import { objectInputCheck } from '../shared/object-input.js';
 import type { AgentName } from './names.js';
 import { agentDialect } from './registry.js';
-import { fromCanonical, toCanonical } from './tool-names.js';
+import { fromCanonical, mcpAmbiguity, toCanonical } from './tool-names.js';
 import type { AgentReply } from './types.js';
 
 /** Options of {@link handleAgentEvent}. */
@@ -39,7 +39,9 @@ export async function handleAgentEvent(runner: HookRunner, agent: AgentName, tex
   const canonical = options.toolNames === 'canonical';
   let call: HookCall = event.call;
   if (canonical) {
-    const mapped = toCanonical(agent, call.tool_name, call.input);
+    const ambiguous = mcpAmbiguity(agent, call.tool_name, event.mcp);
+    if (ambiguous !== undefined) return dialect.block(ambiguous, event.event);
+    const mapped = toCanonical(agent, call.tool_name, call.input, event.mcp);
     call = { ...call, tool_name: mapped.name, input: mapped.input };
   }
   let outcome: Outcome;

@@ -6,4 +6,4 @@ export { AGENT_NAMES, isAgentName, type AgentName } from './names.js';
 export type { AgentDialect, AgentEvent, AgentReply, AgentCapabilities, ReadAgentEvent } from './types.js';
 export { agentDialect } from './registry.js';
 export { handleAgentEvent, type HandleOptions } from './handle.js';
-export { TOOL_TABLES, toCanonical, fromCanonical, mcpNameFor, type ToolRow, type CanonicalName } from './tool-names.js';
+export { TOOL_TABLES, toCanonical, fromCanonical, mcpNameFor, mcpAmbiguity, type ToolRow, type CanonicalName } from './tool-names.js';

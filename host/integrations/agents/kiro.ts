@@ -12,7 +12,7 @@ export const kiroAgent: AgentDialect = {
   name: 'kiro',
   title: 'Kiro CLI',
   checked: 'Kiro CLI docs (kiro.dev/docs/cli/hooks for 2.x, kiro.dev/docs/cli/v3/hooks for 3.x) and amazon-q-developer-cli docs/hooks.md; not run here',
-  capabilities: { modify: 'block', replace: 'none', postDeny: 'none', post: true, timeoutUnit: 'ms' },
+  capabilities: { modify: 'block', replace: 'none', postDeny: 'none', post: true, timeoutUnit: 'ms', silentAllow: true },
   // 2.x names the events in camelCase; the standalone hook files of 3.x in PascalCase: both are read.
   read: (value) => readShaped(value, { agent: 'kiro', pre: ['preToolUse', 'PreToolUse'], post: { postToolUse: { output: 'tool_response' }, PostToolUse: { output: 'tool_response' } } }),
   answer(_event, outcome) {

@@ -12,7 +12,7 @@ export const qwenAgent: AgentDialect = {
   name: 'qwen',
   title: 'Qwen Code',
   checked: 'Qwen Code 0.15.10 (npm @qwen-code/qwen-code, run here end to end)',
-  capabilities: { modify: 'block', replace: 'annotate', postDeny: 'annotate', post: true, timeoutUnit: 'ms' },
+  capabilities: { modify: 'block', replace: 'annotate', postDeny: 'annotate', post: true, timeoutUnit: 'ms', silentAllow: true },
   read: (value) => readShaped(value, { agent: 'qwen', pre: ['PreToolUse'], post: { PostToolUse: { output: 'tool_response' }, PostToolUseFailure: { output: 'error', isError: true } } }),
   answer(event, outcome) {
     if (outcome.event === 'pre_tool_use') {

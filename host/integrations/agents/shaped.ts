@@ -46,12 +46,21 @@ export function readShaped(value: unknown, rules: ShapedRules): ReadAgentEvent {
     tool_name: e.tool_name,
     input,
   };
-  if (post === undefined) return { ok: true, event: { call: { ...common, event: 'pre_tool_use' }, event: name, tool: e.tool_name, input } };
+  const mcp = McpContext.safeParse((e as Record<string, unknown>)['mcp_context']);
+  const named = mcp.success ? { mcp: { server: mcp.data.server_name, tool: mcp.data.tool_name } } : {};
+  if (post === undefined) return { ok: true, event: { call: { ...common, event: 'pre_tool_use' }, event: name, tool: e.tool_name, input, ...named } };
   const raw = (e as Record<string, unknown>)[post.output];
   const checked = JsonValue.safeParse(raw ?? null);
   if (!checked.success) return { ok: false, problem: `invalid ${name} event: ${post.output} is not JSON`, event: name };
   return {
     ok: true,
-    event: { call: { ...common, event: 'post_tool_use', output: checked.data, is_error: post.isError === true }, event: name, tool: e.tool_name, input },
+    event: { call: { ...common, event: 'post_tool_use', output: checked.data, is_error: post.isError === true }, event: name, tool: e.tool_name, input, ...named },
   };
 }
+
+/**
+ * Gemini CLI's `mcp_context` beside an MCP tool's name (BeforeTool/AfterTool, 0.61.0:
+ * `packages/core/src/core/coreToolHookTriggers.ts` `extractMcpContext`): the server's and the tool's
+ * own names, unsanitised — the name `mcp_<server>_<tool>` alone cannot say where the server ends.
+ */
+const McpContext = z.looseObject({ server_name: z.string().min(1), tool_name: z.string().min(1) });

@@ -59,8 +59,16 @@ export const TOOL_TABLES: Readonly<Record<AgentName, readonly ToolRow[]>> = {
     row('edit', 'edit_file', { path: 'path', old_text: 'old_str', new_text: 'new_str' }),
     row('web_fetch', 'web_fetch', { url: 'url' }),
   ],
-  qwen: [row('run_shell_command', 'shell', { command: 'command', cwd: 'directory' })],
-  cline: [row('run_commands', 'shell', { command: 'commands' }, 'commands')],
+  // Qwen Code 0.15.10's tool schemas (cli.js: ToolNames, ShellTool, ReadFileTool, WriteFileTool, EditTool, WebFetchTool).
+  qwen: [
+    row('run_shell_command', 'shell', { command: 'command', cwd: 'directory' }),
+    row('read_file', 'read_file', { path: 'file_path' }),
+    row('write_file', 'write_file', { path: 'file_path', content: 'content' }),
+    row('edit', 'edit_file', { path: 'file_path', old_text: 'old_string', new_text: 'new_string' }),
+    row('web_fetch', 'web_fetch', { url: 'url' }),
+  ],
+  // Cline 3.0.65 (@cline/core): run_commands takes a list; editor edits or creates one file.
+  cline: [row('run_commands', 'shell', { command: 'commands' }, 'commands'), row('editor', 'edit_file', { path: 'path', old_text: 'old_text', new_text: 'new_text' })],
   cursor: [row('Shell', 'shell', { command: 'command', cwd: 'cwd' }), row('Read', 'read_file', { path: 'file_path' })],
   windsurf: [
     row('run_command', 'shell', { command: 'command', cwd: 'cwd' }),
@@ -95,8 +103,29 @@ export interface CanonicalCall {
   readonly input: JsonValue;
 }
 
-/** A native call → its canonical name and input (unknown tools: `<agent>:<name>`, input unchanged). */
-export function toCanonical(agent: AgentName, name: string, input: JsonValue): CanonicalCall {
+/**
+ * Why an agent's MCP tool name cannot be mapped to `mcp/<server>/<tool>` without the agent naming the
+ * server itself, or undefined. Gemini CLI names MCP tools `mcp_<server>_<tool>` (single underscores,
+ * `packages/core/src/tools/mcp-tool.ts`): with a second underscore the server's end is unknowable —
+ * `mcp_my_db_query` is server `my` or `my_db` — and Gemini's own parser guesses the first. Its hook
+ * events carry `mcp_context` (server and tool, exact) for every MCP call it can place; a name that
+ * arrives without it and splits two ways is refused (the call is blocked), never guessed: a guess
+ * would present another server's name to a policy keyed on it.
+ */
+export function mcpAmbiguity(agent: AgentName, name: string, named: { readonly server: string; readonly tool: string } | undefined): string | undefined {
+  if (agent !== 'gemini' || named !== undefined || !name.startsWith('mcp_')) return undefined;
+  if (TOOL_TABLES.gemini.some((r) => r.native === name)) return undefined;
+  const rest = name.slice('mcp_'.length);
+  if (rest.split('_').length <= 2) return undefined;
+  return `Gemini CLI named this MCP tool ${JSON.stringify(name)} without its mcp_context, and the name splits more than one way into mcp_<server>_<tool> (the server name may hold an underscore): with "tool_names": "canonical" basis-hooks cannot tell which server it is, so the call is blocked`;
+}
+
+/**
+ * A native call → its canonical name and input (unknown tools: `<agent>:<name>`, input unchanged).
+ * `named`: the MCP server and tool as the agent names them beside the call (exact: used first).
+ */
+export function toCanonical(agent: AgentName, name: string, input: JsonValue, named?: { readonly server: string; readonly tool: string }): CanonicalCall {
+  if (named !== undefined && named.server !== '' && named.tool !== '') return { name: `mcp/${named.server}/${named.tool}`, input };
   const found = TOOL_TABLES[agent].find((r) => r.native === name);
   if (found !== undefined && isJsonObject(input)) {
     const out: Record<string, JsonValue> = {};

@@ -23,6 +23,12 @@ export interface AgentEvent {
   readonly input: JsonValue;
   /** Anything else the answer needs (Copilot's payload dialect, Cline's hook name…). */
   readonly extra?: Readonly<Record<string, JsonValue>>;
+  /**
+   * The MCP server and tool, when the agent names them itself beside the tool name (Gemini CLI's
+   * `mcp_context`, Windsurf's `tool_info`): exact, where the tool name alone can be ambiguous
+   * (Gemini's `mcp_<server>_<tool>` when the server name holds an underscore) or sanitised.
+   */
+  readonly mcp?: { readonly server: string; readonly tool: string };
 }
 
 /** A read event, or why it could not be read (the client then blocks). */
@@ -44,6 +50,12 @@ export interface AgentCapabilities {
   readonly post: boolean;
   /** The unit of its hook timeout setting. */
   readonly timeoutUnit: 's' | 'ms';
+  /**
+   * Whether "no objection" is no output at all (exit 0, empty stdout). False where every answer is
+   * JSON (Cline's `{"cancel": false}`, Cursor's `{"permission": "allow"}`): there an empty answer is
+   * a broken client, and the installed script blocks instead of passing it on.
+   */
+  readonly silentAllow: boolean;
 }
 
 /** One agent's hook protocol, both ways round. */

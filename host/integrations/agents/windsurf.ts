@@ -21,7 +21,7 @@ export const windsurfAgent: AgentDialect = {
   name: 'windsurf',
   title: 'Windsurf (Cascade)',
   checked: 'Windsurf Cascade hooks docs (docs.windsurf.com/windsurf/cascade/hooks); not run here',
-  capabilities: { modify: 'block', replace: 'none', postDeny: 'none', post: true, timeoutUnit: 's' },
+  capabilities: { modify: 'block', replace: 'none', postDeny: 'none', post: true, timeoutUnit: 's', silentAllow: true },
   read(value): ReadAgentEvent {
     const parsed = WindsurfEvent.safeParse(value);
     if (!parsed.success) return { ok: false, problem: `invalid Windsurf hook event: ${formatIssues(describeIssues(parsed.error, value))}` };
@@ -52,8 +52,9 @@ export const windsurfAgent: AgentDialect = {
         input = info['mcp_tool_arguments'] ?? {};
     }
     const base = { workspace: str('cwd'), agent_id: e.trajectory_id ?? '', tool_call_id: e.execution_id ?? syntheticId('windsurf'), tool_name: tool, input };
-    if (when === 'pre') return { ok: true, event: { call: { ...base, event: 'pre_tool_use' }, event: name, tool, input } };
-    return { ok: true, event: { call: { ...base, event: 'post_tool_use', output: info['mcp_result'] ?? info['output'] ?? null, is_error: false }, event: name, tool, input } };
+    const mcp = what === 'mcp_tool_use' ? { mcp: { server: str('mcp_server_name'), tool: str('mcp_tool_name') } } : {};
+    if (when === 'pre') return { ok: true, event: { call: { ...base, event: 'pre_tool_use' }, event: name, tool, input, ...mcp } };
+    return { ok: true, event: { call: { ...base, event: 'post_tool_use', output: info['mcp_result'] ?? info['output'] ?? null, is_error: false }, event: name, tool, input, ...mcp } };
   },
   answer(_event, outcome) {
     if (outcome.event === 'post_tool_use') return reply.none();

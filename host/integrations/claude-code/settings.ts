@@ -47,6 +47,9 @@ const STARTUP_MS = 30_000;
 /** The guard command's own deadline (a health check on loopback), in seconds. */
 const GUARD_TIMEOUT_S = 10;
 
+/** A Cedar or CEL hook's share of the wait: its engine's load (in-process; a decision takes µs). */
+const POLICY_MS = 1000;
+
 /** A Claude Code matcher that is a list of exact names (`Edit|Write`, `Read, Grep`), not a regex. */
 const NAME_LIST = /^[A-Za-z0-9_\-|, ]+$/;
 
@@ -60,8 +63,9 @@ const NAME_LIST = /^[A-Za-z0-9_\-|, ]+$/;
  */
 export function matcherFor(hooks: readonly HookConfig[]): string | undefined {
   if (hooks.length === 0) return undefined;
-  if (hooks.some((hook) => hook.tools === undefined)) return '*';
-  const patterns = hooks.flatMap((hook) => hook.tools ?? []);
+  // A CEL `tools` entry has no Claude Code matcher: such a hook takes every call Claude Code sends it.
+  if (hooks.some((hook) => hook.tools === undefined || hook.tools.some((p) => typeof p === 'object' && 'cel' in p))) return '*';
+  const patterns = hooks.flatMap((hook) => hook.tools ?? []).filter((p): p is string | { regex: string } => typeof p === 'string' || 'regex' in p);
   if (patterns.length === 0) return undefined;
   if (patterns.some((p) => (typeof p === 'string' ? p === '*' : p.regex.trim() === '*'))) return '*';
   const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -86,7 +90,10 @@ export function matcherFor(hooks: readonly HookConfig[]): string | undefined {
 export function timeoutFor(hooks: readonly HookConfig[]): number {
   let ms = STARTUP_MS;
   for (const hook of hooks) {
-    ms += 'command' in hook ? (hook.timeout_ms ?? SUBPROCESS_DEFAULTS.timeout_ms) + KILL_GRACE_MS : (hook.timeout_ms ?? COMPONENT_TIMEOUT_MS);
+    if ('command' in hook) ms += (hook.timeout_ms ?? SUBPROCESS_DEFAULTS.timeout_ms) + KILL_GRACE_MS;
+    else if ('component' in hook) ms += hook.timeout_ms ?? COMPONENT_TIMEOUT_MS;
+    // Cedar and CEL hooks decide in-process, bounded: a second covers loading their engine.
+    else ms += POLICY_MS;
   }
   return Math.ceil(ms / 1000);
 }

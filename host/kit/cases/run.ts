@@ -97,6 +97,7 @@ async function runOne(target: OpenedTarget, c: LocatedCase['case'], line: number
       name: hook.name,
       event: c.call.event,
       tools: hook.tools,
+      when: hook.when,
       on_failure: hook.on_failure,
       transport: { kind: hook.transport.kind, invoke: (request, context) => hook.transport.invoke(request, context) },
     },

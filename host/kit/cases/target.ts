@@ -4,7 +4,7 @@ import { buildHook, namedHookError, type BuiltHook } from '../../config/build.js
 import { loadConfig } from '../../config/load.js';
 import type { FailurePolicy } from '../../contract/failure.js';
 import type { HookDefinition } from '../../runner/hook.js';
-import type { ToolPattern } from '../../runner/matcher.js';
+import type { CallFilter, ToolPattern } from '../../runner/matcher.js';
 import type { RunnerOptions } from '../../runner/options.js';
 import type { Transport } from '../../runner/transport.js';
 import { subprocessTransport } from '../../transports/subprocess/index.js';
@@ -29,6 +29,8 @@ export interface HookUnderTest {
   readonly transport: Transport;
   /** The config's tool matcher, when the hook comes from a config (production behaviour). */
   readonly tools?: readonly ToolPattern[] | undefined;
+  /** The config's `when` (and CEL `tools` entries), when it has one. */
+  readonly when?: CallFilter | undefined;
   readonly on_failure?: FailurePolicy | undefined;
 }
 
@@ -152,7 +154,7 @@ async function openConfig(file: string, only: string | undefined): Promise<Opene
       if (definition === undefined) return { error: `the case is for hook "${name}", which ${file} does not have (it has: ${names.join(', ')})` };
       // A config's hook runs at its own event only: a case at the other event tests nothing it will do.
       if (c.call.event !== definition.event) return { skip: `at ${c.call.event}; hook "${name}" runs at ${definition.event}` };
-      return { hook: { name, transport: definition.transport, tools: definition.tools, on_failure: definition.on_failure } };
+      return { hook: { name, transport: definition.transport, tools: definition.tools, when: definition.when, on_failure: definition.on_failure } };
     },
     close: async () => {
       await Promise.allSettled(built.map((h) => h.definition.transport.close?.()));
@@ -163,4 +165,12 @@ async function openConfig(file: string, only: string | undefined): Promise<Opene
 /** Whether a path is a hook directory (has a manifest) rather than a component file. */
 export function isHookDir(path: string): boolean {
   return existsSync(path) && statSync(path).isDirectory() && existsSync(resolve(path, MANIFEST_FILE));
+}
+
+/** The config of a policy hook directory (`init --lang cedar|cel` writes one), when `path` is one. */
+export const POLICY_DIR_CONFIG = 'hooks.json';
+
+/** Whether a path is a policy hook directory: no manifest (nothing to build), a `hooks.json`. */
+export function isPolicyDir(path: string): boolean {
+  return existsSync(path) && statSync(path).isDirectory() && !existsSync(resolve(path, MANIFEST_FILE)) && existsSync(resolve(path, POLICY_DIR_CONFIG));
 }

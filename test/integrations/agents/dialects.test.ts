@@ -6,6 +6,7 @@ import { HookRunner, interceptorTransport } from '../../../host/index.js';
 import type { HookRequest } from '../../../host/contract/request.js';
 import type { HookResponse } from '../../../host/contract/response.js';
 import { AGENT_NAMES, agentDialect, handleAgentEvent, type AgentName, type AgentReply } from '../../../host/integrations/agents/index.js';
+import { blocksIn } from '../../helpers/agents.js';
 import { ROOT } from '../../helpers/guests.js';
 
 /*
@@ -49,28 +50,7 @@ const PRE: Record<AgentName, string> = {
   kiro: fixture('kiro-preToolUse'),
 };
 
-/** Whether a reply blocks the call in the agent's own terms (its documented or verified blocking forms). */
-function blocks(agent: AgentName, reply: AgentReply): boolean {
-  const out = reply.stdout === '' ? undefined : (JSON.parse(reply.stdout) as Record<string, any>);
-  switch (agent) {
-    case 'claude-code':
-    case 'qwen':
-      return reply.exit === 0 && (out?.hookSpecificOutput?.permissionDecision === 'deny' || out?.decision === 'block');
-    case 'codex':
-      return reply.exit === 0 && (out?.hookSpecificOutput?.permissionDecision === 'deny' || out?.decision === 'block');
-    case 'gemini':
-      return reply.exit === 0 && out?.decision === 'deny';
-    case 'copilot':
-      return reply.exit === 0 && (out?.permissionDecision === 'deny' || out?.hookSpecificOutput?.permissionDecision === 'deny');
-    case 'cline':
-      return reply.exit === 0 && out?.cancel === true;
-    case 'cursor':
-      return reply.exit === 0 && out?.permission === 'deny';
-    case 'windsurf':
-    case 'kiro':
-      return reply.exit === 2 && reply.stderr.trim() !== '';
-  }
-}
+const blocks = blocksIn;
 
 describe('every agent: a deny blocks in its own form, with the reason', () => {
   for (const agent of AGENT_NAMES) {
@@ -152,6 +132,14 @@ describe('the pitfalls of issue 21', () => {
     await answer('windsurf', fixture('windsurf-pre_mcp_tool_use'), (r) => ((seen = r.tool_name), { decision: 'allow' }));
     expect(seen).toBe('mcp:github/create_issue');
     expect(await answer('kiro', fixture('kiro-postToolUse'), allow, redact)).toEqual({ exit: 0, stdout: '', stderr: '' });
+  });
+
+  it('"no objection" is no output exactly where capabilities.silentAllow says so (the installed client blocks an empty answer from the others: Cline, Cursor)', async () => {
+    for (const agent of AGENT_NAMES) {
+      const reply = await answer(agent, PRE[agent], allow);
+      expect(reply.exit, agent).toBe(0);
+      expect(reply.stdout === '', agent).toBe(agentDialect(agent).capabilities.silentAllow);
+    }
   });
 
   it('an event that cannot be read (not JSON, another event, missing fields) is the agent\'s block', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settingsCommand } from '../../../host/integrations/agents/install/script.js';
 import { CLI } from '../../helpers/mcp.js';
 
 /* `basis-hooks serve`, `hook --agent` and `install --agent`, as processes. */
@@ -95,6 +96,23 @@ describe('serve and hook', () => {
     await expect(stat(socket)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('SIGTERM answers the events in flight first: an event whose hook is still running gets its decision, then serve exits 0', async () => {
+    const file = path.join(dir, 'slow.json');
+    const mark = path.join(dir, 'slow.started');
+    const slow = `cat >/dev/null; : > '${mark}'; sleep 1; printf '%s\\n' '${JSON.stringify({ decision: 'deny', reason: 'answered while stopping' })}'`;
+    await writeFile(file, JSON.stringify({ hook_schema: 1, hooks: [{ name: 'slow', event: 'pre_tool_use', command: ['sh', '-c', slow] }] }));
+    const socket = path.join(dir, 'run-slow', 'hooks.sock');
+    const server = await startServe(file, socket);
+    const exited = new Promise<number | null>((resolve) => server.child.once('exit', resolve));
+    const inFlight = run(['hook', '--agent', 'claude-code', '--socket', socket], CLAUDE_PRE);
+    await until(async () => (await stat(mark).catch(() => undefined)) !== undefined);
+    server.child.kill('SIGTERM');
+    const answered = await inFlight;
+    expect(JSON.parse(answered.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'answered while stopping' } });
+    expect(await exited).toBe(0);
+    expect(server.log()).toContain('answering the events in flight');
+  });
+
   it('refuses to take over a socket another server answers on', async () => {
     const file = path.join(dir, 'allow.json');
     await writeFile(file, config({ decision: 'allow' }));
@@ -122,6 +140,28 @@ describe('serve and hook', () => {
     expect(JSON.parse(cline.stdout)).toMatchObject({ cancel: true });
     const windsurf = await run(['hook', '--agent', 'windsurf', '--socket', gone], '{}');
     expect(windsurf.code).toBe(2);
+  });
+});
+
+describe('the agents\' project-directory variables in --config (a committed setting, expanded by our CLI)', () => {
+  it('hook and claude-code expand $CLAUDE_PROJECT_DIR / ${GEMINI_PROJECT_DIR} even where no shell does (single quotes, exec form); unset, the agent\'s block names it', async () => {
+    const file = path.join(dir, 'proj-var', 'deny.json');
+    await (await import('node:fs/promises')).mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, config({ decision: 'deny', reason: 'from the project' }));
+    const env = { ...process.env, CLAUDE_PROJECT_DIR: path.dirname(file), GEMINI_PROJECT_DIR: path.dirname(file) };
+    const viaHook = await run(['hook', '--agent', 'claude-code', '--config', '$CLAUDE_PROJECT_DIR/deny.json', '--no-server'], CLAUDE_PRE, env);
+    expect(JSON.parse(viaHook.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecisionReason: 'from the project' } });
+    const braced = await run(['hook', '--agent', 'gemini', '--config', '${GEMINI_PROJECT_DIR}/deny.json', '--no-server'], JSON.stringify({ hook_event_name: 'BeforeTool', cwd: '/tmp', tool_name: 'run_shell_command', tool_input: { command: 'x' } }), env);
+    expect(JSON.parse(braced.stdout)).toEqual({ decision: 'deny', reason: 'from the project' });
+    const viaBridge = await run(['claude-code', '--config', '$CLAUDE_PROJECT_DIR/deny.json'], CLAUDE_PRE, env);
+    expect(JSON.parse(viaBridge.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecisionReason: 'from the project' } });
+    const { CLAUDE_PROJECT_DIR: _unset, ...without } = env;
+    const unset = await run(['hook', '--agent', 'cline', '--config', '$CLAUDE_PROJECT_DIR/deny.json', '--no-server'], '{}', without);
+    expect(unset.code).toBe(0);
+    expect(JSON.parse(unset.stdout)).toMatchObject({ cancel: true, errorMessage: expect.stringContaining('$CLAUDE_PROJECT_DIR, which is not set') as unknown });
+    const unsetBridge = await run(['claude-code', '--config', '$CLAUDE_PROJECT_DIR/deny.json'], CLAUDE_PRE, without);
+    expect(unsetBridge.code).toBe(2);
+    expect(unsetBridge.stderr).toContain('CLAUDE_PROJECT_DIR, which is not set');
   });
 });
 
@@ -174,7 +214,7 @@ describe('install', () => {
     expect(await readFile(settingsFile, 'utf8')).toBe(once);
     const settings = JSON.parse(once) as typeof theirs & { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
     expect(settings.permissions).toEqual(theirs.permissions);
-    expect(settings.hooks['PreToolUse']?.map((g) => g.hooks[0]?.command)).toEqual(['their-guard.sh', 'sh "$CLAUDE_PROJECT_DIR/.basis-hooks/hook.sh" claude-code']);
+    expect(settings.hooks['PreToolUse']?.map((g) => g.hooks[0]?.command)).toEqual(['their-guard.sh', settingsCommand('claude-code', { kind: 'var', name: 'CLAUDE_PROJECT_DIR' })]);
     expect((await run(['uninstall', '--agent', 'claude-code', '--config', policy, '--project', project])).code).toBe(0);
     expect(JSON.parse(await readFile(settingsFile, 'utf8'))).toEqual(theirs);
   });
@@ -212,13 +252,31 @@ describe('install', () => {
     }
     const down = await sh(script, ['claude-code'], CLAUDE_PRE, process.env);
     expect(down.code).toBe(0);
-    expect(JSON.parse(down.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('did not answer') as unknown } });
+    expect(JSON.parse(down.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('could not decide') as unknown } });
     expect(JSON.parse((await sh(script, ['cline'], '{}', process.env)).stdout)).toMatchObject({ cancel: true });
     expect((await sh(script, ['kiro'], '{}', process.env)).code).toBe(2);
     // No curl at all: still the block.
     const noCurl = await sh(script, ['gemini'], '{}', { PATH: '/usr/bin/nonexistent:/bin' });
     expect(JSON.parse(noCurl.stdout)).toMatchObject({ decision: 'deny' });
   });
+});
+
+describe('a post-call replacement the agent cannot apply is reported at install and check time', () => {
+  it('install says so for every agent that cannot apply it; check --agent exits 1 exactly where it is not enforced', async () => {
+    const file = path.join(dir, 'with-post.json');
+    await writeFile(file, JSON.stringify({ hook_schema: 1, hooks: [{ name: 'pre', event: 'pre_tool_use', command: ['sh', '-c', answer({ decision: 'allow' })] }, { name: 'post', event: 'post_tool_use', command: ['sh', '-c', answer({ decision: 'allow' })] }] }));
+    const { AGENT_NAMES, agentDialect } = await import('../../../host/integrations/agents/index.js');
+    for (const agent of AGENT_NAMES) {
+      const caps = agentDialect(agent).capabilities;
+      const dry = await run(['install', '--agent', agent, '--config', file, '--project', path.join(dir, 'notes', agent), '--dry-run', '--codex-bin', 'false']);
+      expect(dry.code, agent).toBe(0);
+      const notes = dry.stdout.split('\n').filter((l) => l.startsWith('note:')).join('\n');
+      if (caps.replace !== 'apply' && caps.replace !== 'as_error') expect(notes, agent).toMatch(/result/);
+      const checked = await run(['check', '--config', file, '--agent', agent]);
+      const notEnforced = ['annotate', 'none'].includes(caps.replace) || ['annotate', 'none'].includes(caps.postDeny);
+      expect(checked.code, agent).toBe(notEnforced ? 1 : 0);
+    }
+  }, 120_000);
 });
 
 describe('check --agent', () => {

@@ -6,7 +6,8 @@
  * scripts, chain lengths and failure policies (fast-check): a chain of hooks sharing workers (one hop
  * per segment), the same chain with a worker pool per hook, and the same chain in metered isolation
  * give the same outcome and trail (but the `ms`). Plus: one hop per segment is what actually runs;
- * a runner closed during a segment settles at once; a shadow hook splits a segment.
+ * a runner closed during a segment settles at once; a shadow hook, or a hook with a `when`, splits a
+ * segment. A timed file (vitest.config.ts): its hooks run into their deadlines.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,6 +97,30 @@ describe('hooks sharing their workers run in one hop per segment, with the outco
     await split.idle();
     // h0+h1 in one hop, the shadow h2 on its own, h3 on its own.
     expect(workers.pool.jobsRun - middle).toBe(3);
+  });
+
+  it('a hook with a `when` splits a segment: its filter is asked on this thread, at its turn, on the state it would see', async () => {
+    const seen: unknown[] = [];
+    const when = { source: 'input is "m" (test)', test: (request: { input: unknown }) => (seen.push(request.input), request.input === 'm') };
+    const filtered = (skipAt: number) =>
+      new HookRunner(shared.slice(0, 4).map((transport, i) => ({ name: `h${i}`, event: 'pre_tool_use' as const, transport, ...(i === skipAt ? { when } : {}) })));
+    const before = workers.pool.jobsRun;
+    // h0 rewrites "mmm" to "mm": h1's filter sees "mm" and says no — h1 does not run and is not in the trail.
+    const skipped = await run(filtered(1), 'pre_tool_use', 'mmm');
+    expect(seen).toStrictEqual(['mm']);
+    expect(skipped.trail.map((entry) => entry.hook)).toStrictEqual(['h0', 'h2', 'h3']);
+    // h0 on its own (the hook after it has a filter), h1 skipped, h2+h3 in one hop.
+    expect(workers.pool.jobsRun - before).toBe(2);
+    // Three rewrites before h3 leave "m": its filter says yes and it runs, on its own.
+    const middle = workers.pool.jobsRun;
+    const ran = await run(filtered(3), 'pre_tool_use', 'mmmm');
+    expect(seen.at(-1)).toBe('m');
+    expect(ran.trail.map((entry) => entry.hook)).toStrictEqual(['h0', 'h1', 'h2', 'h3']);
+    expect(workers.pool.jobsRun - middle).toBe(2);
+    // The same outcomes as hook by hook.
+    const own4 = (skipAt: number) => new HookRunner(own.slice(0, 4).map((transport, i) => ({ name: `h${i}`, event: 'pre_tool_use' as const, transport, ...(i === skipAt ? { when } : {}) })));
+    expect(comparable(skipped)).toStrictEqual(comparable(await run(own4(1), 'pre_tool_use', 'mmm')));
+    expect(comparable(ran)).toStrictEqual(comparable(await run(own4(3), 'pre_tool_use', 'mmmm')));
   });
 
   it('a runner closed while a segment runs settles at once: the running hook fails timeout, nothing after it runs', async () => {

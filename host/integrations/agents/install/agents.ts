@@ -2,9 +2,12 @@ import path from 'node:path';
 import type { HookConfig, HooksConfig } from '../../../config/schema.js';
 import { matcherFor, timeoutFor } from '../../claude-code/settings.js';
 import type { AgentName } from '../names.js';
-import { clientScript, CLIENT_SCRIPT, OURS } from './script.js';
+import { blockStatements, clientScript, CLIENT_SCRIPT, MISSING_SCRIPT_REASON, OURS, settingsCommand } from './script.js';
 import { jsonText, mergeEventGroups, readJsonObject, type FileChange, InstallError } from './files.js';
 import { readFile } from 'node:fs/promises';
+
+/** The description of the Kiro agent config install writes (how uninstall recognises an untouched one). */
+const KIRO_AGENT_DESCRIPTION = 'The default tools, guarded by basis-hooks';
 
 /** Options of {@link planInstall}. */
 export interface InstallOptions {
@@ -67,15 +70,29 @@ function scriptChange(options: InstallOptions): FileChange {
   return {
     kind: 'write',
     file: path.join(base(options), CLIENT_SCRIPT),
-    text: clientScript({ config, ...(options.socket === undefined ? {} : { socket: options.socket }), command: options.command ?? 'npx --no-install basis-hooks', timeoutSeconds: clientSeconds(options.config) }),
+    text: clientScript({
+      config,
+      ...(options.socket === undefined ? {} : { socket: options.socket }),
+      ...(options.command === undefined ? {} : { command: options.command }),
+      timeoutSeconds: clientSeconds(options.config),
+    }),
     mode: 0o755,
   };
 }
 
-/** The hook command for an agent: the script by the agent's project variable where it has one, else relative to the project root (the hooks' cwd). */
+/**
+ * The hook command for an agent: the script by the agent's project variable where it has one, else
+ * found from the hook's working directory upwards (Codex and Copilot run hooks in the session's
+ * directory, which may be below the project root); for the agents checked against their docs only, the
+ * plain `sh .basis-hooks/hook.sh <agent>` (their command field may not go through a shell). Where the
+ * script is not found, the agent's own block — never the shell's "cannot open".
+ */
 function hookCommand(options: InstallOptions, projectVar: string | undefined): string {
-  if (options.scope === 'user') return `sh "$HOME/${CLIENT_SCRIPT}" ${options.agent}`;
-  return projectVar === undefined ? `sh ${CLIENT_SCRIPT} ${options.agent}` : `sh "$${projectVar}/${CLIENT_SCRIPT}" ${options.agent}`;
+  if (options.agent === 'cursor' || options.agent === 'windsurf' || options.agent === 'kiro') {
+    return options.scope === 'user' ? `sh "$HOME/${CLIENT_SCRIPT}" ${options.agent}` : settingsCommand(options.agent, { kind: 'plain' });
+  }
+  if (options.scope === 'user') return settingsCommand(options.agent, { kind: 'home' });
+  return settingsCommand(options.agent, projectVar === undefined ? { kind: 'walk' } : { kind: 'var', name: projectVar });
 }
 
 /** Claude-shaped settings (`hooks.<Event>[] = {matcher, hooks: [{type, command, timeout}]}`): Claude Code, Qwen Code, Codex. */
@@ -177,7 +194,8 @@ export async function planInstall(input: InstallOptions): Promise<InstallPlan> {
     case 'cline': {
       const dir = options.scope === 'user' ? path.join(options.home, 'Documents', 'Cline', 'Hooks') : path.join(root, '.clinerules', 'hooks');
       const target = options.scope === 'user' ? `"$HOME/${CLIENT_SCRIPT}"` : `"$(dirname -- "$0")/../../${CLIENT_SCRIPT}"`;
-      const text = `#!/bin/sh\n# basis-hooks (written by "basis-hooks install --agent cline"): ${OURS}\nexec sh ${target} cline\n`;
+      // Cline ignores exit 2, and the shell's "cannot open" is exit 2 (dash) or 127: a missing client is {"cancel": true}.
+      const text = `#!/bin/sh\n# basis-hooks (written by "basis-hooks install --agent cline"): ${OURS}\ns=${target}\n[ -f "$s" ] && exec sh "$s" cline\n${blockStatements('cline', MISSING_SCRIPT_REASON)}\n`;
       const files: Record<string, string> = {};
       for (const [event, name] of [['pre_tool_use', 'PreToolUse'], ['post_tool_use', 'PostToolUse']] as const) {
         const file = path.join(dir, name);
@@ -225,7 +243,10 @@ export async function planInstall(input: InstallOptions): Promise<InstallPlan> {
       if (HOOKS_OF(options.config, 'pre_tool_use').length > 0) ours['preToolUse'] = [{ matcher: '*', command, timeout_ms }];
       const agentFile = await readJsonObject(file);
       const hooks = typeof agentFile['hooks'] === 'object' && agentFile['hooks'] !== null ? (agentFile['hooks'] as Record<string, unknown>) : {};
-      changes.push({ kind: 'write', file, text: jsonText({ name: 'basis-hooks', description: 'The default tools, guarded by basis-hooks', ...agentFile, hooks: mergeEventGroups(hooks, ours, OURS, undefined) }) });
+      const next = { name: 'basis-hooks', description: KIRO_AGENT_DESCRIPTION, ...agentFile, hooks: mergeEventGroups(hooks, ours, OURS, undefined) };
+      // The agent file is ours: uninstall removes it when nothing but what install wrote is left in it.
+      const onlyOurs = Object.keys(next).every((k) => k === 'name' || k === 'description' || k === 'hooks') && next.name === 'basis-hooks' && next.description === KIRO_AGENT_DESCRIPTION && Object.keys(next.hooks).length === 0;
+      changes.push(input.uninstall === true && onlyOurs ? { kind: 'remove', file } : { kind: 'write', file, text: jsonText(next) });
       // Kiro CLI 3.x (and the IDE 1.x) read standalone, versioned hook files in .kiro/hooks/, for every
       // agent of the workspace; their timeout is in seconds. Ours is its own file.
       const v3 = path.join(root, '.kiro', 'hooks', 'basis-hooks.json');

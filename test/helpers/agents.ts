@@ -1,0 +1,80 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { AgentName, AgentReply } from '../../host/integrations/agents/index.js';
+import { ROOT } from './guests.js';
+
+/*
+ * What the agent-dialect tests share: whether a reply blocks the call in the agent's own terms (its
+ * documented or verified blocking forms — not ours), and running a process with stdin.
+ */
+
+/** Whether a reply blocks the call as that agent reads it (an exit 2 blocks only where the agent says so: never Cline). */
+export function blocksIn(agent: AgentName, reply: AgentReply): boolean {
+  let out: Record<string, any> | undefined;
+  try {
+    out = reply.stdout.trim() === '' ? undefined : (JSON.parse(reply.stdout) as Record<string, any>);
+  } catch {
+    return false;
+  }
+  switch (agent) {
+    case 'claude-code':
+    case 'qwen':
+    case 'codex':
+      return reply.exit === 0 && (out?.['hookSpecificOutput']?.permissionDecision === 'deny' || out?.['decision'] === 'block');
+    case 'gemini':
+      return reply.exit === 0 && out?.['decision'] === 'deny';
+    case 'copilot':
+      return reply.exit === 0 && (out?.['permissionDecision'] === 'deny' || out?.['hookSpecificOutput']?.permissionDecision === 'deny');
+    case 'cline':
+      return reply.exit === 0 && out?.['cancel'] === true;
+    case 'cursor':
+      return reply.exit === 0 && out?.['permission'] === 'deny';
+    case 'windsurf':
+    case 'kiro':
+      return reply.exit === 2 && reply.stderr.trim() !== '';
+  }
+}
+
+/** A finished process: its status and output, as an agent reply. */
+export interface Ran {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Run a program with stdin; resolves when it exits. */
+export function runWith(file: string, args: readonly string[], stdin: string, options: { readonly env?: NodeJS.ProcessEnv; readonly cwd?: string } = {}): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, [...args], { stdio: ['pipe', 'pipe', 'pipe'], env: options.env ?? process.env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.on('error', () => {});
+    child.stdin.end(stdin);
+  });
+}
+
+/** A finished process as an agent reply (a signal is exit -1: never a block). */
+export function asReply(ran: Ran): AgentReply {
+  return { exit: ran.code ?? -1, stdout: ran.stdout, stderr: ran.stderr };
+}
+
+/** A pre-call event each agent sends: a sample captured from the real CLI, or a fixture copied from its docs. */
+export function preEvent(agent: AgentName): string {
+  const file: Record<AgentName, string> = {
+    'claude-code': 'agents/samples/claude-PreToolUse.json',
+    codex: 'agents/samples/codex-PreToolUse.json',
+    gemini: 'agents/samples/gemini-BeforeTool.json',
+    copilot: 'agents/samples/copilot-preToolUse.json',
+    qwen: 'agents/samples/qwen-PreToolUse.json',
+    cline: 'agents/samples/cline-PreToolUse.json',
+    cursor: 'test/fixtures/agents/cursor-preToolUse.json',
+    windsurf: 'test/fixtures/agents/windsurf-pre_run_command.json',
+    kiro: 'test/fixtures/agents/kiro-preToolUse.json',
+  };
+  return readFileSync(path.join(ROOT, file[agent]), 'utf8');
+}
