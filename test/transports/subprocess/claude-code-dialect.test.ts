@@ -251,7 +251,7 @@ describe('dialect "claude-code": inside a serial basis chain', () => {
     } catch (error) {
       thrown = error;
     }
-    expect(thrown).toMatchObject({ name: 'ConfigError' });
+    expect(thrown).toMatchObject({ name: 'ConfigError', code: 'config_invalid' });
     expect(String((thrown as Error).message)).toContain('hooks[0].dialect');
     expect(String((thrown as Error).message)).toContain('"claude_code"');
   });
