@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../helpers/guests.js';
 import { EVERYTHING } from '../../helpers/mcp.js';
-import { httpGateway, legacyHttpClient, ModernClient, stopAll } from '../../helpers/mcp-http.js';
+import { everythingHttp, httpGateway, legacyHttpClient, ModernClient, stopAll } from '../../helpers/mcp-http.js';
 
 /*
  * Bad input over HTTP gets a clear HTTP or JSON-RPC error and loses nothing: oversized and malformed
@@ -98,6 +98,18 @@ describe('what a request must be', () => {
       request.end('{}');
     });
     expect(status).toBe(403);
+  });
+});
+
+describe('what a server\'s stream may carry', () => {
+  it('an SSE priming event (an event id and empty data, 2025-11-25) is no message: nothing is dropped or logged for it', async () => {
+    // server-everything's SDK transport primes every response stream this way.
+    const upstream = await everythingHttp();
+    const gateway = await httpGateway(empty, { url: upstream.url });
+    const client = await legacyHttpClient(gateway.url);
+    for (let i = 0; i < 3; i++) expect(await client.callTool({ name: 'echo', arguments: { message: `m${i}` } })).toMatchObject({ content: [{ text: `Echo: m${i}` }] });
+    await client.close();
+    expect(gateway.err()).not.toMatch(/not JSON|dropped/);
   });
 });
 

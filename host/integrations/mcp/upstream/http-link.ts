@@ -182,6 +182,9 @@ export class HttpLink implements UpstreamLink {
       const parser = new SseParser(
         this.#options.maxMessageBytes,
         (data) => {
+          // An event with empty data primes the client for resumption (2025-11-25 Streamable HTTP:
+          // "an event ID and an empty data field"): it carries no message.
+          if (data === '') return;
           const incoming = readText(data);
           if (incoming.kind === 'answer' && incoming.message.id === id) settled = true;
           this.#fromStream(id, incoming);
@@ -280,6 +283,7 @@ export class HttpLink implements UpstreamLink {
       const parser = new SseParser(
         this.#options.maxMessageBytes,
         (data) => {
+          if (data === '') return; // a priming event (see #response)
           const incoming = readText(data);
           if (incoming.kind === 'request' || incoming.kind === 'notification') this.onServerMessage?.(incoming.message);
           else this.#log(`${this.label} sent ${incoming.kind === 'answer' ? 'an answer' : incoming.reason} on its GET stream (dropped)`);
