@@ -1,5 +1,6 @@
 import http, { type ClientRequest, type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import type { JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Era } from '../era.js';
 import { readText, type Incoming } from '../jsonrpc/read.js';
@@ -61,6 +62,7 @@ export class HttpLink implements UpstreamLink {
   #protocolVersion: string | undefined;
   #closed: string | undefined;
   #listening: ClientRequest | undefined;
+  #target: http.RequestOptions | undefined;
 
   constructor(options: HttpLinkOptions) {
     this.label = options.label;
@@ -142,9 +144,10 @@ export class HttpLink implements UpstreamLink {
   }
 
   #request(method: string, headers: Record<string, string>, onResponse: (response: IncomingMessage) => void): ClientRequest {
-    const url = this.#options.url;
-    const send = url.protocol === 'https:' ? https.request : http.request;
-    return send(url, { method, headers, ...(this.#options.agent === undefined ? {} : { agent: this.#options.agent }) }, onResponse);
+    // The URL's parts once per link, not once per request (http.request(url, …) converts the URL every time).
+    const target = (this.#target ??= { ...urlToHttpOptions(this.#options.url), ...(this.#options.agent === undefined ? {} : { agent: this.#options.agent }) });
+    const send = this.#options.url.protocol === 'https:' ? https.request : http.request;
+    return send({ ...target, method, headers }, onResponse);
   }
 
   #post(request: JSONRPCRequest, id: number, extra?: Readonly<Record<string, string>>): void {
@@ -179,6 +182,7 @@ export class HttpLink implements UpstreamLink {
     const type = mediaType(response);
     if (status === 200 && type === 'text/event-stream') {
       let settled = false;
+      let grace: NodeJS.Timeout | undefined;
       const parser = new SseParser(
         this.#options.maxMessageBytes,
         (data) => {
@@ -192,7 +196,7 @@ export class HttpLink implements UpstreamLink {
             // Answered: the server ends the stream now (the spec's SHOULD); one that keeps it open
             // is cut off after a grace period. Not at once: ending it ourselves would close the
             // connection, which keep-alive reuses for the next request.
-            setTimeout(() => response.destroy(), STREAM_GRACE_MS).unref();
+            grace = setTimeout(() => response.destroy(), STREAM_GRACE_MS).unref();
           }
         },
         (bytes) => fail(new UpstreamError('bad_answer', `${this.label} sent an event of ${bytes} bytes on the answer's stream, over the gateway's --max-message-bytes; it was not read`)),
@@ -200,6 +204,7 @@ export class HttpLink implements UpstreamLink {
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => parser.push(chunk));
       response.once('end', () => {
+        clearTimeout(grace);
         parser.end();
         if (!settled) fail(new UpstreamError('closed', `${this.label} closed the answer's stream without answering`));
       });
