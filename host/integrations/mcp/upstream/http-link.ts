@@ -156,20 +156,27 @@ export class HttpLink implements UpstreamLink {
         ? mirroredHeaders(request, request.method === 'tools/call' ? (this.#options.paramHeaders?.(String((request.params as { name?: unknown } | undefined)?.name)) ?? []) : [])
         : {};
     const body = JSON.stringify(request);
+    const headers = this.#headers({ ...mirrored, ...extra });
     const fail = (error: UpstreamError): void => {
       this.#requests.delete(id);
       this.#pending.fail(id, error);
     };
-    const outgoing = this.#request('POST', this.#headers({ ...mirrored, ...extra }), (response) => {
-      if (request.method === 'initialize') this.#learnSession(response);
-      this.#response(response, id, request, fail);
-    });
-    this.#requests.set(id, outgoing);
-    outgoing.once('error', (error) => {
-      if (!this.#requests.has(id)) return; // given up: destroyed on purpose
-      fail(new UpstreamError('unreachable', `could not reach ${this.label} (${error.message})`, { cause: error }));
-    });
-    outgoing.end(body);
+    const send = (retry: boolean): void => {
+      let answered = false;
+      const outgoing = this.#request('POST', headers, (response) => {
+        answered = true;
+        if (request.method === 'initialize') this.#learnSession(response);
+        this.#response(response, id, request, fail);
+      });
+      this.#requests.set(id, outgoing);
+      outgoing.once('error', (error) => {
+        if (this.#requests.get(id) !== outgoing) return; // given up: destroyed on purpose
+        if (isStaleConnection(outgoing, error, answered) && retry) return send(false);
+        fail(new UpstreamError('unreachable', `could not reach ${this.label} (${error.message})`, { cause: error }));
+      });
+      outgoing.end(body);
+    };
+    send(true);
   }
 
   #learnSession(response: IncomingMessage): void {
@@ -260,16 +267,21 @@ export class HttpLink implements UpstreamLink {
   }
 
   /** POST a notification or an answer: the server says 202. */
-  #postOneWay(message: JSONRPCMessage): Promise<void> {
+  #postOneWay(message: JSONRPCMessage, retry = true): Promise<void> {
     if (this.#closed !== undefined) return Promise.reject(new Error(this.#closed));
     return new Promise((resolve, reject) => {
+      let answered = false;
       const outgoing = this.#request('POST', this.#headers(this.#options.era === 'modern' ? { 'mcp-protocol-version': '2026-07-28', ...('method' in message ? { 'mcp-method': message.method } : {}) } : undefined), (response) => {
+        answered = true;
         response.resume();
         if (response.statusCode === 202 || response.statusCode === 200) resolve();
         else reject(new Error(`${this.label} refused the message with HTTP ${String(response.statusCode)}`));
         if ('method' in message && message.method === 'notifications/initialized' && response.statusCode === 202) this.#listen();
       });
-      outgoing.once('error', reject);
+      outgoing.once('error', (error) => {
+        if (retry && isStaleConnection(outgoing, error, answered)) this.#postOneWay(message, false).then(resolve, reject);
+        else reject(error);
+      });
       outgoing.end(JSON.stringify(message));
     });
   }
@@ -311,6 +323,16 @@ export class HttpLink implements UpstreamLink {
   #log(line: string): void {
     this.onLog?.(line);
   }
+}
+
+/**
+ * Whether a request failed only because the kept-alive connection it was sent on had just been closed
+ * by the server (reset before any answer began): the race every keep-alive client has with a server's
+ * idle timeout, and more likely the longer the gateway's event loop lags. The server never read such
+ * a request, so it is sent once more on a fresh connection (Node's documented remedy: `reusedSocket`).
+ */
+function isStaleConnection(outgoing: ClientRequest, error: Error, answered: boolean): boolean {
+  return outgoing.reusedSocket && !answered && (error as NodeJS.ErrnoException).code === 'ECONNRESET';
 }
 
 /** Read a whole body as text, or `undefined` when it is over `maxBytes` (then discarded as it streams). */
