@@ -109,6 +109,7 @@ export class HookRunner {
   readonly #audit: AuditEmitter | undefined;
   readonly #telemetry: TelemetrySources | undefined;
   readonly #payloads: boolean;
+  readonly #reasons: boolean;
   /** Shadow hooks still running, across calls: {@link idle} and {@link close} wait for them. */
   readonly #inFlight = new Set<Promise<void>>();
   /** Hook invocations in flight: {@link close} settles them at once, whatever their transport does. */
@@ -122,13 +123,14 @@ export class HookRunner {
       matches: compileToolMatcher(definition.tools),
       policy: definition.on_failure ?? 'deny',
       shadow: definition.mode === 'shadow',
-      traits: traitsOf(definition.transport),
+      traits: traitsOf(definition.name, definition.transport),
       recorded: 0,
     }));
     this.#budgets = checkBudgets(options.budget_ms);
     this.#audit = AuditEmitter.create(options);
     this.#telemetry = telemetrySources(options);
     this.#payloads = options.telemetry_payloads === true;
+    this.#reasons = options.telemetry_reasons === true;
   }
 
   /** The hooks in declared order. */
@@ -312,7 +314,7 @@ export class HookRunner {
     const tracer = sources.tracer();
     const instruments = sources.instruments();
     if (tracer === undefined && instruments === undefined) return undefined;
-    return ChainTelemetry.start(tracer, instruments, { call, budgetMs, parent: options.trace_context, started, payloads: this.#payloads });
+    return ChainTelemetry.start(tracer, instruments, { call, budgetMs, parent: options.trace_context, started, payloads: this.#payloads, reasons: this.#reasons });
   }
 
   /**
