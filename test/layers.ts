@@ -14,8 +14,10 @@
  *   the packed package installed into an empty app, the demo and bench scripts, the MCP gateway
  *   between the reference servers and clients, a browser, HAProxy and nginx, the agent clients.
  * - `timed`: files holding a wall-clock bound (a deadline plus a margin, an answer before a
- *   runaway's deadline). They run after every other file, so that no other file competes with them
- *   for the CPU, and a failed test is retried once with its first failure printed
+ *   runaway's deadline, "well before the other hook's timeout"), or whose guests must finish real
+ *   work within a short deadline (a memory bomb writing its pages, a call racing a process that
+ *   spins a core). They run after every other file, so that no other file competes with them for
+ *   the CPU, and a failed test is retried once with its first failure printed
  *   (test/helpers/timed-retry.ts). `TIMED_IN_PAIRS` spin one guest at a time, on one core: two of
  *   them run side by side; `TIMED_ALONE` spin several guests at once, or time a pool or a chain: one
  *   at a time, last. Measured so, the worst runaway ended 7.5 ms past its deadline (the bound is
@@ -105,15 +107,10 @@ export const INTEGRATION: readonly string[] = [
   'test/engine/binary.test.ts',
   'test/engine/cache.test.ts',
   'test/engine/call-path.test.ts',
-  'test/engine/file-grants.test.ts',
   'test/engine/glue-patch.test.ts',
   'test/engine/imports.test.ts',
-  'test/engine/memory-cap.test.ts',
-  'test/engine/memory.test.ts',
   'test/engine/metered-cache.test.ts',
   'test/engine/metered-fuel.test.ts',
-  'test/engine/metered-trap.test.ts',
-  'test/engine/resources.test.ts',
   'test/engine/sandbox.test.ts',
   'test/engine/stdio.test.ts',
   'test/engine/tenant-reset.test.ts',
@@ -151,19 +148,15 @@ export const INTEGRATION: readonly string[] = [
   'test/ops/arm.test.ts',
   'test/ops/audit-stream.test.ts',
   'test/ops/pin.test.ts',
-  'test/ops/shadow.test.ts',
   'test/perf/direct-call.test.ts',
-  'test/perf/mailbox.test.ts',
   'test/properties/chain-model.test.ts',
   'test/runner/failure-reason.test.ts',
   'test/runner/limits.test.ts',
   'test/runner/signal-listeners.test.ts',
-  'test/telemetry/runner.test.ts',
   'test/transports/component/err.test.ts',
   'test/transports/component/load-errors.test.ts',
   'test/transports/component/output.test.ts',
   'test/transports/component/wrong-event.test.ts',
-  'test/transports/subprocess/abort.test.ts',
   'test/transports/subprocess/agent-dialects.test.ts',
   'test/transports/subprocess/busy-host.test.ts',
   'test/transports/subprocess/claude-code-dialect.test.ts',
@@ -231,6 +224,14 @@ export const TIMED_IN_PAIRS: readonly string[] = [
   'test/engine/start-function.test.ts',
   'test/engine/start-function-load.test.ts',
   'test/engine/host-calls.test.ts',
+  'test/engine/resources.test.ts',
+  'test/engine/memory.test.ts',
+  'test/engine/metered-trap.test.ts',
+  'test/engine/memory-cap.test.ts',
+  'test/ops/shadow.test.ts',
+  'test/transports/subprocess/abort.test.ts',
+  'test/perf/mailbox.test.ts',
+  'test/telemetry/runner.test.ts',
 ];
 
 /** Wall-clock bounds over several guests, a pool or a chain: one file at a time, last. */
@@ -246,6 +247,7 @@ export const TIMED_ALONE: readonly string[] = [
   'test/ops/budget.test.ts',
   'test/transports/subprocess/orphans.test.ts',
   'test/transports/subprocess/timeout.test.ts',
+  'test/engine/file-grants.test.ts',
 ];
 
 /** Each layer's files by vitest project name (the timed layer is two projects, `timed-pairs` then `timed`). */
