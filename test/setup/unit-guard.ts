@@ -13,7 +13,14 @@ import { syncBuiltinESMExports } from 'node:module';
 import workerThreads from 'node:worker_threads';
 import { afterAll, expect } from 'vitest';
 
-const attempts: string[] = [];
+/**
+ * Patched once per worker process (with `isolate: false` this file runs again before every test
+ * file, and the patches stay); the attempts are kept on the process so each file's check sees them.
+ */
+const STATE = Symbol.for('basis-hooks.unit-guard');
+const state = globalThis as typeof globalThis & { [STATE]?: string[] };
+const patched = state[STATE] !== undefined;
+const attempts: string[] = (state[STATE] ??= []);
 const RECORD = process.env['BASIS_HOOKS_UNIT_GUARD_LOG'];
 
 function refuse(what: string): Error {
@@ -23,32 +30,35 @@ function refuse(what: string): Error {
   return new Error(`unit layer: ${what} — a unit test starts no process, no worker and loads no built guest; list ${file} under integration (or e2e) in test/layers.ts`);
 }
 
-const cp = childProcess as unknown as Record<string, unknown>;
-for (const name of ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork']) {
-  cp[name] = () => {
-    throw refuse(`child_process.${name}()`);
-  };
-}
-const wt = workerThreads as unknown as Record<string, unknown>;
-wt['Worker'] = class RefusedWorker {
-  constructor(entry: unknown) {
-    throw refuse(`new Worker(${String(entry)})`);
+function patch(): void {
+  const cp = childProcess as unknown as Record<string, unknown>;
+  for (const name of ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork']) {
+    cp[name] = () => {
+      throw refuse(`child_process.${name}()`);
+    };
   }
-};
+  const wt = workerThreads as unknown as Record<string, unknown>;
+  wt['Worker'] = class RefusedWorker {
+    constructor(entry: unknown) {
+      throw refuse(`new Worker(${String(entry)})`);
+    }
+  };
 
-const BUILT_GUEST = /[\\/]guest-examples[\\/][^\\/]+[\\/]build[\\/].*\.wasm$/;
-function guarded<F extends (...args: never[]) => unknown>(name: string, original: F): F {
-  return ((...args: Parameters<F>) => {
-    const path = args[0] as unknown;
-    if ((typeof path === 'string' || path instanceof URL) && BUILT_GUEST.test(String(path))) throw refuse(`${name}(${String(path)}) (a built guest)`);
-    return original(...args);
-  }) as F;
+  const BUILT_GUEST = /[\\/]guest-examples[\\/][^\\/]+[\\/]build[\\/].*\.wasm$/;
+  function guarded<F extends (...args: never[]) => unknown>(name: string, original: F): F {
+    return ((...args: Parameters<F>) => {
+      const path = args[0] as unknown;
+      if ((typeof path === 'string' || path instanceof URL) && BUILT_GUEST.test(String(path))) throw refuse(`${name}(${String(path)}) (a built guest)`);
+      return original(...args);
+    }) as F;
+  }
+  const f = fs as unknown as Record<string, (...args: never[]) => unknown>;
+  const fp = fsPromises as unknown as Record<string, (...args: never[]) => unknown>;
+  for (const name of ['readFileSync', 'readFile', 'openSync', 'open', 'createReadStream']) f[name] = guarded(`fs.${name}`, f[name]!);
+  for (const name of ['readFile', 'open']) fp[name] = guarded(`fs/promises.${name}`, fp[name]!);
+  syncBuiltinESMExports();
 }
-const f = fs as unknown as Record<string, (...args: never[]) => unknown>;
-const fp = fsPromises as unknown as Record<string, (...args: never[]) => unknown>;
-for (const name of ['readFileSync', 'readFile', 'openSync', 'open', 'createReadStream']) f[name] = guarded(`fs.${name}`, f[name]!);
-for (const name of ['readFile', 'open']) fp[name] = guarded(`fs/promises.${name}`, fp[name]!);
-syncBuiltinESMExports();
+if (!patched) patch();
 
 afterAll(() => {
   const seen = attempts.splice(0);
