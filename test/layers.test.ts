@@ -3,7 +3,7 @@
  * face, start a process, a worker or a built guest.
  *
  * The unit check here is static and cheap: a unit file's own text must not import `child_process` or
- * `worker_threads`, ask for worker isolation, name node's binary (`process.execPath`, how a test
+ * `worker_threads`, ask for worker isolation, read the built `dist/`, name node's binary (`process.execPath`, how a test
  * gives a subprocess hook its command), or call a test helper that spawns (the CLI, an MCP server or
  * gateway, an agent client) or builds or loads guests. It reads the file, not what it imports: the
  * helpers those names come from also export plain constants that unit files use (`ROOT`), and host/
@@ -34,6 +34,7 @@ const FORBIDDEN: ReadonlyArray<readonly [RegExp, string]> = [
   [/from\s*['"](node:)?child_process['"]|import\(\s*['"](node:)?child_process['"]/, 'imports child_process'],
   [/from\s*['"](node:)?worker_threads['"]|import\(\s*['"](node:)?worker_threads['"]/, 'imports worker_threads'],
   [/isolation:\s*['"]worker['"]/, 'asks for worker isolation'],
+  [/join\([^)]*['"]dist['"/]|['"](\.\.\/)+dist\//, 'reads the built dist/ (the unit layer does not rebuild it first)'],
   [/process\.execPath/, 'gives a command node’s binary (process.execPath)'],
   [/\b(runCli|runWith|ProcessTransport|startProcess|httpGateway|everythingHttp|modernHttp|gatewayArgv|connectDirect)\b/, 'calls a helper that starts a process (the CLI, an MCP server or gateway, an agent client)'],
   [/\b(kit|hookArgv|shHook)\(/, 'calls a helper that starts a process (the kit\'s CLI, a hook script)'],

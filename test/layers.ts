@@ -4,14 +4,15 @@
  * Files stay where they are (the folder says what a file tests; this says what it costs to run).
  *
  * - `unit`: the library in the test's own process, nothing else: no child process, no worker thread,
- *   no built guest (a `.wasm` under guest-examples/<lang>/build/), no toolchain. In-process servers
+ *   no built guest (a `.wasm` under guest-examples/<lang>/build/), no toolchain, and not the built
+ *   `dist/` (the unit layer is not preceded by `npm run build`, so that an edit costs no rebuild). In-process servers
  *   on loopback sockets are allowed (an HTTP listener, the MCP SDK's in-memory transports). Checked
  *   statically (test/layers.test.ts) and at run time (test/setup/unit-guard.ts makes those calls
  *   throw). `npm run test:unit`, the inner loop: ≤ 30 s.
  * - `integration`: the library in-process with real components: subprocess hooks, guests built by
  *   the real toolchains, worker threads, the kit building guests, fuzzing and properties over them.
- * - `e2e`: the product driven from outside, as a user drives it: the built CLI (`dist/cli/main.js`),
- *   the packed package installed into an empty app, the demo and bench scripts, the MCP gateway
+ * - `e2e`: the product driven from outside, as a user drives it: the built CLI (`dist/cli/main.js`)
+ *   and entries (their exports, their import graphs), the packed package installed into an empty app, the demo and bench scripts, the MCP gateway
  *   between the reference servers and clients, a browser, HAProxy and nginx, the agent clients.
  * - `timed`: files holding a wall-clock bound (a deadline plus a margin, an answer before a
  *   runaway's deadline, "well before the other hook's timeout"), or whose guests must finish real
@@ -58,7 +59,6 @@ export const UNIT: readonly string[] = [
   'test/integrations/mcp/sse.test.ts',
   'test/integrations/mcp/tool-call.test.ts',
   'test/kit/cases.test.ts',
-  'test/kit/entry-points.test.ts',
   'test/kit/package-files.test.ts',
   'test/kit/templates.test.ts',
   'test/layers.test.ts',
@@ -71,7 +71,6 @@ export const UNIT: readonly string[] = [
   'test/runner/close.test.ts',
   'test/runner/validation.test.ts',
   'test/runner/when.test.ts',
-  'test/telemetry/boundaries.test.ts',
   'test/telemetry/clock.test.ts',
   'test/telemetry/execute-tool.test.ts',
   'test/telemetry/otlp-receiver.test.ts',
@@ -85,7 +84,6 @@ export const UNIT: readonly string[] = [
   'test/transports/cel/guard.test.ts',
   'test/transports/cel/transport.test.ts',
   'test/transports/component/wit-codec.test.ts',
-  'test/transports/subprocess/options.test.ts',
 ];
 
 /** In-process, with real subprocess hooks, guests, worker threads or toolchains. */
@@ -165,6 +163,7 @@ export const INTEGRATION: readonly string[] = [
   'test/transports/subprocess/env.test.ts',
   'test/transports/subprocess/escape.test.ts',
   'test/transports/subprocess/exit-status.test.ts',
+  'test/transports/subprocess/options.test.ts',
   'test/transports/subprocess/output-cap.test.ts',
   'test/transports/subprocess/output-decoding.test.ts',
   'test/transports/subprocess/spawn-failure.test.ts',
@@ -174,6 +173,7 @@ export const INTEGRATION: readonly string[] = [
 
 /** From outside: the built CLI, the packed package, the scripts, third-party servers, clients, a browser. */
 export const E2E: readonly string[] = [
+  'test/api/public-surface.test.ts',
   'test/bench/bench-smoke.test.ts',
   'test/cli/check.test.ts',
   'test/cli/component-stdout.test.ts',
@@ -205,10 +205,12 @@ export const E2E: readonly string[] = [
   'test/integrations/mcp/http-matrix.test.ts',
   'test/integrations/mcp/protocol.test.ts',
   'test/integrations/mcp/replicas.test.ts',
+  'test/kit/entry-points.test.ts',
   'test/ops/audit-html.test.ts',
   'test/ops/audit-large.test.ts',
   'test/ops/cli.test.ts',
   'test/telemetry/agent-client-trace.test.ts',
+  'test/telemetry/boundaries.test.ts',
   'test/telemetry/cli-export.test.ts',
   'test/telemetry/otlp-gateway.test.ts',
   'test/telemetry/secrets.test.ts',

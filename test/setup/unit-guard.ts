@@ -1,7 +1,8 @@
 /**
  * Setup file of the `unit` project (see test/layers.ts): a unit test starts no process, no worker
  * thread and loads no built guest. Here, in the test's own process, the calls that would do so throw
- * (`child_process.*`, `new Worker`, reading a `.wasm` under `guest-examples/<lang>/build/`) and each
+ * (`child_process.*`, `new Worker`, reading a `.wasm` under `guest-examples/<lang>/build/` or a file
+ * of the built `dist/`, which this layer does not rebuild first) and each
  * attempt is also recorded, so a file that catches the error (a transport turns a failed spawn into
  * a hook failure, and a fail-closed test would still pass) fails anyway, in this file's `afterAll`,
  * naming what it tried. The static half of this check is test/layers.test.ts.
@@ -10,6 +11,7 @@ import childProcess from 'node:child_process';
 import fs from 'node:fs';
 import fsPromises from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import workerThreads from 'node:worker_threads';
 import { afterAll, expect } from 'vitest';
 
@@ -26,7 +28,7 @@ const RECORD = process.env['BASIS_HOOKS_UNIT_GUARD_LOG'];
 function refuse(what: string): Error {
   const file = expect.getState().testPath ?? '(unknown file)';
   attempts.push(what);
-  if (RECORD !== undefined) fs.appendFileSync(RECORD, `${JSON.stringify({ file, what })}\n`);
+  if (RECORD !== undefined) fs.appendFileSync(RECORD, `${JSON.stringify({ file, what, stack: new Error().stack?.split('\n').slice(2, 14) })}\n`);
   return new Error(`unit layer: ${what} — a unit test starts no process, no worker and loads no built guest; list ${file} under integration (or e2e) in test/layers.ts`);
 }
 
@@ -45,10 +47,13 @@ function patch(): void {
   };
 
   const BUILT_GUEST = /[\\/]guest-examples[\\/][^\\/]+[\\/]build[\\/].*\.wasm$/;
+  const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
   function guarded<F extends (...args: never[]) => unknown>(name: string, original: F): F {
     return ((...args: Parameters<F>) => {
-      const path = args[0] as unknown;
-      if ((typeof path === 'string' || path instanceof URL) && BUILT_GUEST.test(String(path))) throw refuse(`${name}(${String(path)}) (a built guest)`);
+      const arg = args[0] as unknown;
+      const path = arg instanceof URL ? (arg.protocol === 'file:' ? fileURLToPath(arg) : '') : typeof arg === 'string' ? arg : '';
+      if (BUILT_GUEST.test(path)) throw refuse(`${name}(${path}) (a built guest)`);
+      if (path.startsWith(DIST)) throw refuse(`${name}(${path}) (the built dist/, which the unit layer does not rebuild first)`);
       return original(...args);
     }) as F;
   }
