@@ -6,6 +6,10 @@
  * attempt is also recorded, so a file that catches the error (a transport turns a failed spawn into
  * a hook failure, and a fail-closed test would still pass) fails anyway, in this file's `afterAll`,
  * naming what it tried. The static half of this check is test/layers.test.ts.
+ *
+ * `BASIS_HOOKS_UNIT_GUARD_LOG=<file>` appends each attempt there as a JSON line with its stack: an
+ * attempt made in the background (a transport's probe) may surface in the next file of the worker,
+ * and the stack names the code that made it.
  */
 import childProcess from 'node:child_process';
 import fs from 'node:fs';
