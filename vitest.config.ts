@@ -11,23 +11,24 @@ import { defineConfig } from 'vitest/config';
  * (and in CI a throw-and-catch runaway of metered-instrument, then in the suite, took 218 ms).
  */
 const TIMED_IN_PAIRS = [
-  'test/transports/component/metered-instrument.test.ts',
-  'test/transports/component/metered-local.test.ts',
-  'test/transports/component/runaway-metered.test.ts',
-  'test/transports/component/runaway-worker.test.ts',
-  'test/transports/component/start-function.test.ts',
-  'test/transports/component/start-function-load.test.ts',
-  'test/transports/component/host-calls.test.ts',
+  'test/engine/metered-instrument.test.ts',
+  'test/engine/metered-local.test.ts',
+  'test/engine/runaway-metered.test.ts',
+  'test/engine/runaway-worker.test.ts',
+  'test/engine/start-function.test.ts',
+  'test/engine/start-function-load.test.ts',
+  'test/engine/host-calls.test.ts',
 ];
 
 /** These spin several guests at once, or time a pool or a chain: one at a time, last. */
 const TIMED_ALONE = [
-  'test/transports/component/concurrency.test.ts',
-  'test/transports/component/metered-pool.test.ts',
-  'test/transports/component/metered-runaway.test.ts',
-  'test/transports/component/metered-sandbox.test.ts',
-  'test/transports/component/timeout.test.ts',
-  'test/transports/component/signals.test.ts',
+  'test/engine/concurrency.test.ts',
+  'test/engine/metered-pool.test.ts',
+  'test/engine/metered-runaway.test.ts',
+  'test/engine/metered-sandbox.test.ts',
+  'test/engine/timeout.test.ts',
+  'test/engine/signals.test.ts',
+  'test/transports/component/hop.test.ts',
   'test/runner/concurrency.test.ts',
   'test/ops/budget.test.ts',
   'test/transports/subprocess/orphans.test.ts',

@@ -12,8 +12,11 @@ export * from './transports/in-process/index.js';
 export * from './transports/subprocess/index.js';
 export {
   componentTransport,
+  componentWorkers,
   inspectComponent,
   type ComponentTransport,
+  type ComponentWorkers,
+  type ComponentWorkersOptions,
   type ComponentInfo,
   type ComponentInspection,
   type ComponentOptions,

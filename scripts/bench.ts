@@ -14,6 +14,8 @@
  *   tsx scripts/bench.ts --from FILE   render a results file again instead of measuring
  *   tsx scripts/bench.ts --no-clients  skip the MCP, Claude Code, OpenTelemetry and framework tables (printed beside the result, not in it)
  *   tsx scripts/bench.ts --cache-dir D the transpile cache of the component cases (default .cache/bench)
+ *   tsx scripts/bench.ts --only chain  measure one section alone and print it with its comparisons (JSON;
+ *                                      not a results file): for checking one change without the full run
  *
  * The documented performance figures are only ever written by --write-docs from one results file
  * (`npx tsx scripts/bench.ts --from bench/results/latest.json --write-docs`), so they cannot
@@ -44,7 +46,7 @@ import { agentsReport, benchAgents } from './bench/agents.js';
 import { coldLibrary, coldStart } from './bench/cold.js';
 import { benchFrameworks, frameworksReport } from './bench/frameworks.js';
 import { COLD_START_GUESTS, ROOT, guestById } from './bench/guests.js';
-import { computeRatios } from './bench/ratios.js';
+import { chainRatios, computeRatios } from './bench/ratios.js';
 import { benchMcp, mcpReport } from './bench/mcp.js';
 import { benchPolicies } from './bench/policies.js';
 import { benchTelemetry, telemetryReport } from './bench/telemetry.js';
@@ -182,8 +184,18 @@ async function main(): Promise<void> {
       from: { type: 'string' },
       'no-clients': { type: 'boolean', default: false },
       'cache-dir': { type: 'string' },
+      only: { type: 'string' },
     },
   });
+  if (values.only !== undefined) {
+    if (values.only !== 'chain') throw new Error(`--only: unknown section "${values.only}" (known: chain)`);
+    const plan = values.quick === true ? QUICK : FULL;
+    const cacheDir = values['cache-dir'] === undefined ? DEFAULT_CACHE_DIR : resolve(values['cache-dir']);
+    const loadStart = loadavg().map(round);
+    const chain = await benchChain(plan, cacheDir, { supported: undefined, notes: [] });
+    process.stdout.write(`${JSON.stringify({ loadavg_start: loadStart, loadavg_end: loadavg().map(round), chain, ratios: chainRatios(chain) }, null, 2)}\n`);
+    return;
+  }
   const clientsToo = values.from === undefined && values['no-clients'] !== true;
   const result =
     values.from === undefined

@@ -96,6 +96,8 @@ export function buildLibrary() {
   const hash = inputsHash();
   rmSync(DIST, { recursive: true, force: true });
   step(process.execPath, [tsc, '-p', 'tsconfig.build.json']);
+  // The generated WIT types are declaration files tsc does not copy.
+  cpSync(join(ROOT, 'host/engine/wasi/generated'), join(DIST, 'engine/wasi/generated'), { recursive: true });
   cpSync(join(ROOT, 'host/transports/component/generated'), join(DIST, 'transports/component/generated'), { recursive: true });
   step(process.execPath, [join(ROOT, 'scripts/bundle-cli.mjs')]);
   writeFileSync(STAMP, `${hash}\n`);

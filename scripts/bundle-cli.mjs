@@ -25,7 +25,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 
 /**
- * The component transport starts `./worker/entry.js` relative to its own module; in a bundle that
+ * The component transport's workers start from `./worker-entry.js` relative to workers.js; in a bundle that
  * module is a chunk in `outdir`, so the URL is pointed back at dist/. If the source stops matching,
  * the build fails here rather than ship a bundle whose worker mode cannot start.
  */
@@ -33,13 +33,13 @@ function workerEntryRewrite(outdir) {
   return {
     name: 'worker-entry-rewrite',
     setup(b) {
-      b.onLoad({ filter: /[\\/]dist[\\/]transports[\\/]component[\\/]pool\.js$/ }, async (args) => {
+      b.onLoad({ filter: /[\\/]dist[\\/]transports[\\/]component[\\/]workers\.js$/ }, async (args) => {
         const source = await readFile(args.path, 'utf8');
-        const pattern = "new URL('./worker/entry.js', here)";
+        const pattern = "new URL('./worker-entry.js', here)";
         if (!source.includes(pattern)) {
           throw new Error(`bundle-cli: ${args.path} no longer contains ${pattern}; update scripts/bundle-cli.mjs`);
         }
-        const entry = relative(outdir, join(dist, 'transports', 'component', 'worker', 'entry.js'));
+        const entry = relative(outdir, join(dist, 'transports', 'component', 'worker-entry.js'));
         return { contents: source.replace(pattern, `new URL(${JSON.stringify(entry)}, here)`), loader: 'js' };
       });
     },

@@ -8,6 +8,7 @@ import type { Transport } from '../runner/transport.js';
 import type { CedarOptions } from '../transports/cedar/transport.js';
 import type { CelOptions } from '../transports/cel/transport.js';
 import type { ComponentOptions } from '../transports/component/options.js';
+import type { ComponentWorkers } from '../transports/component/workers.js';
 import { subprocessTransport, type SubprocessOptions } from '../transports/subprocess/index.js';
 import { hookFilters } from './filters.js';
 import { withPin } from './pin.js';
@@ -17,6 +18,8 @@ import { hookKind, type CedarHookConfig, type CelHookConfig, type CommandHookCon
 export interface BuildOptions {
   /** Where transpiled components are cached (default: the component transport's own default). */
   readonly cache_dir?: string;
+  /** Worker threads the config's component hooks in worker isolation share (see {@link sharedWorkers}). */
+  readonly workers?: ComponentWorkers;
 }
 
 /** A hook's transport, with what must happen before its first call. */
@@ -43,7 +46,7 @@ type CedarKeys = Exclude<keyof CedarHookConfig, HookKeys | 'cedar'>;
 type CelKeys = Exclude<keyof CelHookConfig, HookKeys | 'cel'>;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const commandKeysMatch: Same<CommandKeys, Exclude<keyof SubprocessOptions, 'cwd'>> = true;
-const componentKeysMatch: Same<ComponentKeys, Exclude<keyof ComponentOptions, 'path' | 'cache_dir'>> = true;
+const componentKeysMatch: Same<ComponentKeys, Exclude<keyof ComponentOptions, 'path' | 'cache_dir' | 'workers'>> = true;
 const cedarKeysMatch: Same<CedarKeys, Exclude<keyof CedarOptions, 'policies'>> = true;
 const celKeysMatch: Same<CelKeys, Exclude<keyof CelOptions, 'rules' | 'event'>> = true;
 void commandKeysMatch;
@@ -79,7 +82,7 @@ export function componentOptions(hook: ComponentHookConfig, options: BuildOption
   return {
     path: component,
     ...defined(limits),
-    ...defined({ grants: grants === undefined ? undefined : defined(grants), cache_dir: options.cache_dir }),
+    ...defined({ grants: grants === undefined ? undefined : defined(grants), cache_dir: options.cache_dir, workers: hook.isolation === 'worker' ? options.workers : undefined }),
   };
 }
 
@@ -97,6 +100,19 @@ function importComponentTransport(): Promise<ComponentModule> {
 
 type CedarModule = typeof import('../transports/cedar/index.js');
 type CelModule = typeof import('../transports/cel/index.js');
+
+/**
+ * Worker threads for a config's component hooks in worker isolation to share, when it has two or more:
+ * consecutive ones of a chain then run in one hop (the component transport's `workers`). As many
+ * threads as the largest `pool_size` among them; they stop when the last of those hooks closes.
+ */
+export async function sharedWorkers(hooks: readonly HookConfig[]): Promise<ComponentWorkers | undefined> {
+  const inWorkers = hooks.filter((hook): hook is ComponentHookConfig => 'component' in hook && hook.isolation === 'worker');
+  if (inWorkers.length < 2) return undefined;
+  const { componentWorkers, COMPONENT_DEFAULTS } = await importComponentTransport();
+  const workers = Math.max(...inWorkers.map((hook) => hook.pool_size ?? COMPONENT_DEFAULTS.pool_size));
+  return componentWorkers({ workers, close_when_empty: true });
+}
 
 /**
  * Build one hook's transport. Construction only: nothing is spawned or loaded yet — except a CEL

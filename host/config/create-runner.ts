@@ -3,7 +3,7 @@ import type { AuditSink } from '../runner/audit.js';
 import type { RunnerOptions } from '../runner/options.js';
 import { HookRunner } from '../runner/runner.js';
 import { configAuditSinks, type ConfigAuditOptions } from './audit-sinks.js';
-import { buildHook, namedHookError, type BuildOptions, type BuiltHook } from './build.js';
+import { buildHook, namedHookError, sharedWorkers, type BuildOptions, type BuiltHook } from './build.js';
 import { describeConfigIssues } from './issues.js';
 import { HooksConfig } from './schema.js';
 
@@ -40,7 +40,10 @@ export async function createRunner(config: HooksConfig, options: CreateRunnerOpt
   // The audit file is opened first: an audit that cannot be written stops the start, not a call.
   const sinks: AuditSink[] = await configAuditSinks(checked.data, '<config object>', options);
   try {
-    for (const hook of checked.data.hooks) built.push(await buildHook(hook, options));
+    // Component hooks in worker isolation share their workers: consecutive ones run in one hop.
+    const workers = options.workers ?? (await sharedWorkers(checked.data.hooks));
+    const building: BuildOptions = workers === undefined ? options : { ...options, workers };
+    for (const hook of checked.data.hooks) built.push(await buildHook(hook, building));
     // Loads run concurrently (each is mostly compile time), but the first failure in declared order is
     // the one reported, so the error does not depend on which finished first.
     const loads = await Promise.allSettled(built.map((hook) => hook.load?.()));
@@ -48,10 +51,10 @@ export async function createRunner(config: HooksConfig, options: CreateRunnerOpt
       const hook = built[index];
       if (result.status === 'rejected' && hook !== undefined) throw namedHookError(result.reason, hook.definition.name, 'load_failed');
     }
-    const { budget_ms, audit_payloads, telemetry_payloads } = checked.data;
+    const { budget_ms, audit_payloads, telemetry_payloads, telemetry_reasons } = checked.data;
     return new HookRunner(
       built.map((hook) => hook.definition),
-      { budget_ms, audit: sinks, audit_payloads, on_audit_error: options.on_audit_error, telemetry_payloads },
+      { budget_ms, audit: sinks, audit_payloads, on_audit_error: options.on_audit_error, telemetry_payloads, telemetry_reasons },
     );
   } catch (error) {
     await Promise.allSettled(built.map((hook) => hook.definition.transport.close?.()));

@@ -1,6 +1,6 @@
 import type { FailureCode } from '../contract/failure.js';
 import { isHookError } from '../errors/hook-error.js';
-import type { BinaryKind } from '../transports/component/binary.js';
+import type { BinaryKind } from '../engine/compile/binary.js';
 import { ALLOWED_IMPORTS, checkWorld, HANDLER_INTERFACE } from '../transports/component/world.js';
 
 /** One import of a component and the sandbox's verdict on it. */

@@ -1,4 +1,5 @@
-import type { HookTraits } from '../telemetry/chain.js';
+import { ChainTelemetry, hookTraits, type HookTraits } from '../telemetry/chain.js';
+import type { TelemetrySources } from '../telemetry/sources.js';
 import type { Transport } from './transport.js';
 
 /*
@@ -7,11 +8,15 @@ import type { Transport } from './transport.js';
  * nothing.
  */
 
-/** A transport's telemetry traits: its isolation as it says, else what its kind implies, else its kind. */
-export function traitsOf(transport: Transport): HookTraits {
+/**
+ * The telemetry traits of hook `name`: its transport's isolation as the transport says (the seam for
+ * every kind: a component says `metered` or `worker`, CEL and Cedar `in-process`), else what its kind
+ * implies, else its kind.
+ */
+export function traitsOf(name: string, transport: Transport): HookTraits {
   const kind = typeof transport.kind === 'string' ? transport.kind : 'unknown';
-  if (typeof transport.isolation === 'string') return { isolation: transport.isolation };
-  return { isolation: kind === 'subprocess' ? 'process' : kind === 'interceptor' ? 'in-process' : kind };
+  if (typeof transport.isolation === 'string') return hookTraits(name, transport.isolation);
+  return hookTraits(name, kind === 'subprocess' ? 'process' : kind === 'interceptor' ? 'in-process' : kind);
 }
 
 /** The fuel the transport says its last call spent; a transport that throws says nothing. */
@@ -36,4 +41,13 @@ export function withFuel<E extends { fuel?: number }>(evaluated: E | Promise<E>,
   }
   evaluated.fuel = fuel;
   return evaluated;
+}
+
+/** A chain's spans and metrics, when a tracer or a meter listens (one provider lookup when none does). */
+export function chainTelemetry(sources: TelemetrySources, start: Parameters<typeof ChainTelemetry.start>[2]): ChainTelemetry | undefined {
+  if (sources.quiet) return undefined;
+  const tracer = sources.tracer();
+  const instruments = sources.instruments();
+  if (tracer === undefined && instruments === undefined) return undefined;
+  return ChainTelemetry.start(tracer, instruments, start);
 }

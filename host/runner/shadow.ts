@@ -1,5 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { FailurePolicy } from '../contract/failure.js';
 import type { TrailEntry } from '../contract/outcome.js';
+import { rewriteOf, type Evaluated } from './chain-core.js';
+import { SKIPPED } from './invoke.js';
 
 /**
  * The trail of one chain, with room for its shadow hooks.
@@ -63,4 +66,34 @@ export class ChainTrail {
     const all = Promise.all(shadows);
     await (wait ? all : Promise.race([all, nextTurn()]));
   }
+}
+
+/**
+ * Start a shadow hook: `evaluate` runs it (a throw or a rejection is the runner's failure, recorded as
+ * `internal_error`); its entry, marked `shadow` with the rewrite it proposed, lands at its position in
+ * `trail`, and `landed` sees it with the fuel the call spent. Returns the landing, which never rejects
+ * (undefined: the hook's `when` skipped it — no entry).
+ */
+export function startShadow(trail: ChainTrail, rule: { readonly name: string; readonly policy: FailurePolicy }, evaluate: () => Evaluated | Promise<Evaluated> | typeof SKIPPED, landed: (entry: TrailEntry, fuel: number | undefined) => void): Promise<void> | undefined {
+  const failed = (error: unknown): TrailEntry => ({
+    hook: rule.name,
+    decision: rule.policy,
+    failure: { code: 'internal_error', message: `the runner failed: ${String(error)}` },
+    policy: rule.policy,
+    ms: 0,
+    shadow: true,
+  });
+  let started: Evaluated | Promise<Evaluated> | typeof SKIPPED;
+  try {
+    started = evaluate();
+  } catch (error) {
+    started = Promise.reject(error);
+  }
+  if (started === SKIPPED) return undefined;
+  let fuel: number | undefined;
+  const run = Promise.resolve(started).then(({ entry, step, fuel: spent }) => {
+    fuel = spent;
+    return { ...entry, shadow: true as const, ...rewriteOf(step) };
+  }, failed);
+  return trail.shadow(run, (entry) => landed(entry, fuel));
 }

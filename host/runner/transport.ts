@@ -1,7 +1,10 @@
+import type { HookCall } from '../contract/call.js';
+import type { FailurePolicy, HookFailure } from '../contract/failure.js';
+import type { JsonValue } from '../contract/json.js';
 import type { HookRequest } from '../contract/request.js';
 import type { HookResponse } from '../contract/response.js';
-import type { HookFailure } from '../contract/failure.js';
 import type { RequestText } from '../codec/request.js';
+import type { Evaluated } from './chain-core.js';
 import type { Explanation } from '../contract/explanation.js';
 
 /** What a hook wrote besides its answer, kept (capped) for the audit trail. */
@@ -69,6 +72,51 @@ export interface Transport {
   explain?(request: HookRequest): Explanation | Promise<Explanation>;
   /** Verify the hook can start (binary found, component loads). Rejects with a `HookError`. */
   check?(): Promise<void>;
+  /**
+   * Where this hook runs, when other hooks can run there in the same hop (a worker holding several
+   * components): consecutive enforcing hooks of a chain whose transports name the same group are
+   * handed to it together ({@link HopGroup}). Absent: hook by hook.
+   */
+  readonly hop?: HopGroup;
   /** Release processes, workers and instances. Idempotent. */
   close?(): Promise<void>;
+}
+
+/** One hook of a {@link Segment}: what the chain's rules need of it, and its transport. */
+export interface SegmentHook {
+  readonly name: string;
+  readonly policy: FailurePolicy;
+  readonly transport: Transport;
+}
+
+/** Where a chain stands when a segment starts (the values hooks see; see chain-core.ts). */
+export type SegmentState =
+  | { readonly event: 'pre_tool_use'; readonly input: JsonValue }
+  | { readonly event: 'post_tool_use'; readonly input: JsonValue; readonly output: JsonValue; readonly is_error: boolean };
+
+/** Consecutive enforcing hooks of one chain, all of one {@link HopGroup}. */
+export interface Segment {
+  readonly call: HookCall;
+  readonly state: SegmentState;
+  readonly hooks: readonly SegmentHook[];
+}
+
+/**
+ * What a segment came to: one {@link Evaluated} per hook that ran, in order, judged and applied by
+ * the chain's own rules (chain-core.ts) where the hooks ran — it ends early after a hook that denied,
+ * or after a hook that failed where the group could not go on (the runner runs the rest hook by hook).
+ * `fallback`: the group could not run the segment at all; the runner runs all of it hook by hook.
+ */
+export interface SegmentResult {
+  readonly evaluated: readonly Evaluated[];
+  readonly fallback?: boolean;
+}
+
+/**
+ * Hooks that live together and can run several in one hop: the runner hands a group each segment of
+ * its hooks (no budget, no `checkInput`, no shadow hook among them), and records what comes back as
+ * if it had run them one by one. Must resolve for every misbehaviour of its hooks.
+ */
+export interface HopGroup {
+  runSegment(segment: Segment, signal: AbortSignal | undefined): Promise<SegmentResult>;
 }

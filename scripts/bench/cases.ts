@@ -6,8 +6,10 @@ import { statSync } from 'node:fs';
 import { relative } from 'node:path';
 import { guard } from '../../guest-examples/ts-interceptor/policies.js';
 import {
+  componentWorkers,
   encodeRequest,
   HookRunner,
+  componentTransport,
   interceptorTransport,
   subprocessTransport,
   type ComponentTransport,
@@ -253,6 +255,50 @@ async function chainRunner(isolation: Isolation, cacheDir: string, metered: RunS
   return runner;
 }
 
+/** How long the workers of the spin case poll after a reply (µs). */
+const SPIN_US = 100;
+
+/** A runner of `length` worker-isolated hooks of the chain's guest sharing `workers` (loaded and checked). */
+async function sharedRunner(length: number, workers: ReturnType<typeof componentWorkers>, cacheDir: string): Promise<HookRunner> {
+  const transports = Array.from({ length }, () => componentTransport({ path: guestById(CHAIN_GUEST).path, cache_dir: cacheDir, isolation: 'worker', workers }));
+  await Promise.all(transports.map((t) => t.load()));
+  const runner = new HookRunner(transports.map((transport, i) => ({ name: `guard-${i + 1}`, event: 'pre_tool_use' as const, transport })));
+  await expectAllowRunner(runner, `chain of ${length} sharing workers`);
+  if ((await runner.pre(CALL)).trail.length !== length) throw new Error('chain sharing workers: not every hook ran');
+  return runner;
+}
+
+/**
+ * The chain in worker isolation with shared workers — one hop for the five hooks — beside one worker
+ * hook alone and the floor (interleaved); then both again with workers that spin after a reply.
+ */
+async function benchOneHop(plan: Plan, cacheDir: string): Promise<NonNullable<BenchResult['chain']['one_hop']>> {
+  const measureCase = async (spinUs: number): Promise<{ chain: HookRunner; one: HookRunner; close: () => Promise<unknown> }> => {
+    const chainWorkers = componentWorkers({ spin_us: spinUs });
+    const oneWorkers = componentWorkers({ spin_us: spinUs });
+    const chain = await sharedRunner(CHAIN_LENGTH, chainWorkers, cacheDir);
+    const one = await sharedRunner(1, oneWorkers, cacheDir);
+    return { chain, one, close: () => Promise.all([chain.close(), one.close(), chainWorkers.close(), oneWorkers.close()]) };
+  };
+  progress(`chain of ${CHAIN_LENGTH} sharing workers (one hop), one worker hook, the floor: interleaved`);
+  const still = await measureCase(0);
+  let plain: Record<'chain' | 'one_hook' | 'floor', Stats>;
+  try {
+    plain = await measureInterleaved({ chain: () => still.chain.pre(CALL), one_hook: () => still.one.pre(CALL), floor }, plan.worker);
+  } finally {
+    await still.close();
+  }
+  progress(`the same with workers that spin ${SPIN_US} µs after a reply, each alone`);
+  const spinning = await measureCase(SPIN_US);
+  try {
+    const chainSpin = await measure(() => spinning.chain.pre(CALL), plan.worker);
+    const oneSpin = await measure(() => spinning.one.pre(CALL), plan.worker);
+    return { ...plain, spin_us: SPIN_US, chain_spin: chainSpin, one_hook_spin: oneSpin };
+  } finally {
+    await spinning.close();
+  }
+}
+
 export async function benchChain(plan: Plan, cacheDir: string, metered: RunState): Promise<BenchResult['chain']> {
   const result: { worker: Stats | undefined; metered: Stats | null; floor: Stats | undefined } = { worker: undefined, metered: null, floor: undefined };
   for (const isolation of ['worker', 'metered'] as const) {
@@ -278,6 +324,7 @@ export async function benchChain(plan: Plan, cacheDir: string, metered: RunState
     worker: result.worker,
     metered: result.metered,
     floor: result.floor ?? (await measure(floor, plan.fast)),
+    one_hop: await benchOneHop(plan, cacheDir),
   };
 }
 

@@ -12,10 +12,10 @@
  * 1,000 frames.)
  */
 import { parseArgs } from 'node:util';
-import { CallMeter } from '../../host/transports/component/meter/call-meter.js';
-import { SLICE_UNITS } from '../../host/transports/component/meter/costs.js';
-import { instrumentModule } from '../../host/transports/component/meter/instrument.js';
-import { Wasm } from '../../host/transports/component/wasm-api.js';
+import { CallMeter } from '../../host/engine/meter/call-meter.js';
+import { SLICE_UNITS } from '../../host/engine/meter/costs.js';
+import { instrumentModule } from '../../host/engine/meter/instrument.js';
+import { Wasm } from '../../host/engine/wasm-api.js';
 import { parseWat } from '../hostile/build.js';
 
 const { values } = parseArgs({ options: { ms: { type: 'string', default: '300' } } });

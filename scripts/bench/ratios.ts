@@ -70,10 +70,25 @@ export function computeRatios(m: Measured): Ratio[] {
     out.push(ratio(`subprocess ${s.id}: hook ÷ bare spawn`, s.hook.median_us / s.bare.median_us, { op: '<=', bound: 2 }));
     out.push(overhead(`subprocess ${s.id}: host overhead per call (hook − bare spawn)`, s.hook.median_us - s.bare.median_us));
   }
-  const ch = m.chain;
+  out.push(...chainRatios(m.chain));
+  for (const b of m.blocks) out.push(ratio(`block: ${b.block}, ${b.case}: before ÷ after`, b.before.median_us / b.after.median_us));
+  return out;
+}
+
+/** The chain's comparisons (also printed alone by `scripts/bench.ts --only chain`). */
+export function chainRatios(ch: BenchResult['chain']): Ratio[] {
+  const out: Ratio[] = [];
   if (ch.metered !== null) out.push(ratio(`chain of ${ch.length} metered (${ch.guest}, ${ch.instances_of_one_component} instances of one component) ÷ JSON floor`, ch.metered.median_us / ch.floor.median_us, { op: '<=', bound: 7 }));
   out.push(overhead(`chain of ${ch.length} (${ch.guest}), worker: per hook`, ch.worker.median_us / ch.length));
   if (ch.metered !== null) out.push(overhead(`chain of ${ch.length} (${ch.guest}), metered: per hook`, ch.metered.median_us / ch.length));
-  for (const b of m.blocks) out.push(ratio(`block: ${b.block}, ${b.case}: before ÷ after`, b.before.median_us / b.after.median_us));
+  const hop = ch.one_hop;
+  if (hop !== undefined) {
+    // Issue 24: consecutive worker hooks in one hop — the chain ≤ 2× one worker hook; one worker hook ≤ 5× the floor.
+    out.push(ratio(`chain of ${ch.length} in worker isolation, one hop (shared workers) ÷ one worker hook`, hop.chain.median_us / hop.one_hook.median_us, { op: '<=', bound: 2 }));
+    out.push(ratio('one worker hook (runner) ÷ JSON floor', hop.one_hook.median_us / hop.floor.median_us, { op: '<=', bound: 5 }));
+    out.push(ratio(`chain of ${ch.length}, one hop: separate workers per hook ÷ shared workers`, ch.worker.median_us / hop.chain.median_us));
+    out.push(ratio(`one worker hook: workers spinning ${hop.spin_us} µs ÷ sleeping at once`, hop.one_hook_spin.median_us / hop.one_hook.median_us));
+    out.push(ratio(`chain of ${ch.length}, one hop: workers spinning ${hop.spin_us} µs ÷ sleeping at once`, hop.chain_spin.median_us / hop.chain.median_us));
+  }
   return out;
 }

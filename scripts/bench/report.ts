@@ -93,6 +93,13 @@ function latencyRows(r: BenchResult): Cell[][] {
   rows.push(statRow(`${what}: worker`, 'runner', chain.worker, `${fmt(chain.worker.median_us / chain.length)} µs/hook`));
   if (chain.metered === null) rows.push([`${what}: metered`, '-', 'n/a', 'n/a', 'n/a', 'not available']);
   else rows.push(statRow(`${what}: metered`, 'runner', chain.metered, `${fmt(chain.metered.median_us / chain.length)} µs/hook; ${xf(chain.metered, chain.floor)} floor`));
+  const hop = chain.one_hop;
+  if (hop !== undefined) {
+    rows.push(statRow(`chain of ${chain.length}: worker, one hop (shared workers)`, 'runner', hop.chain, `${xf(hop.chain, hop.one_hook)} one worker hook`));
+    rows.push(statRow('one worker hook', 'runner', hop.one_hook, `${xf(hop.one_hook, hop.floor)} floor`));
+    rows.push(statRow(`chain of ${chain.length}: one hop, workers spin ${hop.spin_us} µs`, 'runner', hop.chain_spin, `${xf(hop.chain_spin, hop.chain)} without spin`));
+    rows.push(statRow(`one worker hook, workers spin ${hop.spin_us} µs`, 'runner', hop.one_hook_spin, `${xf(hop.one_hook_spin, hop.one_hook)} without spin`));
+  }
   return rows;
 }
 
@@ -261,6 +268,12 @@ export function markdownReport(r: BenchResult): string {
     mdTable(['isolation', 'median µs', '× JSON floor', 'µs per hook'], [
       ['metered', ch.metered?.median_us ?? 'n/a', xf(ch.metered, ch.floor), ch.metered === null ? 'n/a' : ch.metered.median_us / ch.length],
       ['worker', ch.worker.median_us, xf(ch.worker, ch.floor), ch.worker.median_us / ch.length],
+      ...(ch.one_hop === undefined
+        ? []
+        : [
+            ['worker, one hop (the hooks share their workers)', ch.one_hop.chain.median_us, xf(ch.one_hop.chain, ch.one_hop.floor), ch.one_hop.chain.median_us / ch.length],
+            [`worker, one hop, workers spin ${ch.one_hop.spin_us} µs after a reply`, ch.one_hop.chain_spin.median_us, xf(ch.one_hop.chain_spin, ch.one_hop.floor), ch.one_hop.chain_spin.median_us / ch.length],
+          ]),
     ]),
     '',
   );
@@ -270,7 +283,7 @@ export function markdownReport(r: BenchResult): string {
   out.push('Targets of the performance issue (medians, same run):', '');
   out.push(mdTable(['comparison', 'value', 'target', ''], targets.map((x) => [x.name, times(x.value), x.target ?? '', x.met === true ? 'met' : 'not met'])), '');
   if (r.blocks.length > 0) {
-    out.push(`Building blocks of the hot path (${repoDir('host/contract/fast')}, ${repoDir('host/transports/component/direct')}, ${repoFile('host/transports/component/worker/mailbox.ts')}, ${repoFile('host/transports/in-process/fast-invoke.ts')}), each timed interleaved with what it replaced — zod alone, \`structuredClone\`, \`postMessage\` with zod — or with the fallback it keeps (jco's glue, \`direct_call: false\`), in a fresh process, µs:`, '');
+    out.push(`Building blocks of the hot path (${repoDir('host/contract/fast')}, ${repoDir('host/engine/instance')}, ${repoFile('host/engine/executor/mailbox.ts')}, ${repoFile('host/transports/in-process/fast-invoke.ts')}), each timed interleaved with what it replaced — zod alone, \`structuredClone\`, \`postMessage\` with zod — or with the fallback it keeps (jco's glue, \`direct_call: false\`), in a fresh process, µs:`, '');
     out.push(mdTable(['block', 'case', 'before', 'block', 'speed-up'], blockRows(r)), '');
   }
   out.push('Cold start: the first call in a fresh process (load included), ms:', '');
@@ -309,6 +322,15 @@ export function summaryTable(r: BenchResult): string {
     ['[subprocess](docs/transports.md#subprocess)', 'any language, over stdin/stdout; Claude Code hook scripts unchanged', 'a process of its own, with your user\'s rights: deadline, capped output, its process group (and PID namespace on Linux) killed after each call', `${[sub('sh'), sub('node')].filter((x) => x !== '').join(', ')}: a process spawn`],
     ['[WebAssembly component](docs/transports.md#webassembly-components)', 'JavaScript, TypeScript, C, Rust, AssemblyScript, WAT', '[a deny-by-default sandbox](docs/sandbox-and-limits.md): no files, environment or network unless granted; deadline, memory cap, state reset between tenants', `${cost(p.in_thread.metered)} on your thread (metered), ${cost(p.worker.worker)} in a worker thread`],
   ];
+  if (r.policies !== undefined) {
+    const { cedar, cel } = r.policies;
+    rows.push([
+      '[a policy: Cedar or CEL](docs/policies.md)',
+      'Cedar policies or CEL rules, as data: no code runs',
+      'in your process, evaluated by the policy engine; checked at load (schema, types), CEL under a cost limit',
+      `Cedar ${cost(cedar.runner)} (${cedar.policies} policies), CEL ${cost(cel.runner)} (${cel.rules} rules)`,
+    ]);
+  }
   const table = [
     '| a hook can live | written in | isolation | cost per call |',
     '| --- | --- | --- | --- |',

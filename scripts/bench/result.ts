@@ -127,7 +127,7 @@ export const BenchResultSchema = z.strictObject({
       id: z.string(),
       label: z.string(),
       size_bytes: z.number().int().positive(),
-      /** Whether the direct canonical-ABI call applies to this guest (host/transports/component/direct/), and why not. */
+      /** Whether the direct canonical-ABI call applies to this guest (host/engine/instance/), and why not. */
       direct: z.strictObject({ callable: z.boolean(), reason: z.string().nullable() }),
       /** Timed interleaved, sample by sample. */
       in_thread: z.strictObject({
@@ -161,6 +161,22 @@ export const BenchResultSchema = z.strictObject({
     metered: Nullable,
     /** The JSON floor, interleaved with the metered chain. */
     floor: StatsSchema,
+    /**
+     * Worker isolation with the hooks sharing their workers (`componentWorkers`): the chain runs in
+     * one hop. Timed interleaved with one worker hook alone and the JSON floor; then the same two with
+     * workers that poll for `spin_us` after a reply before they sleep, each timed alone (a spinning
+     * worker would take a core from the cases beside it). Absent from results of earlier versions.
+     */
+    one_hop: z
+      .strictObject({
+        chain: StatsSchema,
+        one_hook: StatsSchema,
+        floor: StatsSchema,
+        spin_us: z.number().int().positive(),
+        chain_spin: StatsSchema,
+        one_hook_spin: StatsSchema,
+      })
+      .optional(),
   }),
   cold_start: z.array(
     z.strictObject({

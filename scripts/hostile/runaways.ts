@@ -2,7 +2,7 @@
  * The runaway guests of test/fixtures/hostile/ (tool "run" runs away, any other tool is answered at
  * once): the table of issue 8, one that spends its time waiting in the host, and one that spends it in
  * host calls the glue lifts lists for (issue 20). The acceptance tests
- * (test/transports/component/runaway-*.test.ts) and `scripts/bench/limits.ts` both run this list.
+ * (test/engine/runaway-*.test.ts) and `scripts/bench/limits.ts` both run this list.
  */
 export interface Runaway {
   readonly guest: string;

@@ -88,6 +88,10 @@ describe('npm run bench -- --quick --json', () => {
     expect(result.subprocess.map((s) => s.id)).toEqual(['sh', 'node']);
     expect(result.chain.length).toBe(5);
     expect(result.chain.instances_of_one_component).toBe(5);
+    // The chain in one hop (shared workers), one worker hook alone, and both with spinning workers.
+    expect(result.chain.one_hop?.chain.n).toBeGreaterThan(0);
+    expect(result.chain.one_hop?.one_hook.n).toBeGreaterThan(0);
+    expect(result.chain.one_hop?.chain_spin.n).toBeGreaterThan(0);
     expect(result.baselines.post_round_trip.n).toBeGreaterThan(0);
     expect(result.baselines.sab_round_trip.n).toBeGreaterThan(0);
   });
@@ -120,6 +124,8 @@ describe('npm run bench -- --quick --json', () => {
     expect(result.ratios.some((r) => r.name.includes('bare spawn') && r.target !== null)).toBe(true);
     expect(result.ratios.some((r) => r.name.includes('interceptor') && r.target === '<= 1.5')).toBe(true);
     expect(result.ratios.some((r) => r.name.includes('SAB round trip') && r.target === '<= 1.3')).toBe(true);
+    expect(result.ratios.some((r) => r.name.includes('one hop (shared workers) ÷ one worker hook') && r.target === '<= 2')).toBe(true);
+    expect(result.ratios.some((r) => r.name === 'one worker hook (runner) ÷ JSON floor' && r.target === '<= 5')).toBe(true);
     if (result.availability.metered) {
       expect(result.ratios.some((r) => r.name.includes('metered runner ÷ JSON floor') && r.target === '<= 2')).toBe(true);
       expect(result.ratios.some((r) => r.name.includes('Extism in-thread') && r.target === '< 1')).toBe(true);

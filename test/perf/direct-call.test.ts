@@ -9,18 +9,19 @@
  * crash; a host import during post-return is refused; a shape the planner does not know is refused.
  */
 import { join } from 'node:path';
-import { glueSource } from '../../host/transports/component/cache.js';
+import { glueSource } from '../../host/engine/cache/cache.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toWitRequest, type WitHookRequest } from '../../host/codec/wit.js';
 import { toRequest } from '../../host/codec/request.js';
 import { parseToolInput } from '../../host/codec/input.js';
-import { DirectPlanSchema, planDirectCall, type DirectOutcome } from '../../host/transports/component/direct/index.js';
-import { Wasm, type WasmMemory } from '../../host/transports/component/wasm-api.js';
+import { DirectPlanSchema, planDirectCall } from '../../host/engine/instance/plan.js';
+import { hookBinding } from '../../host/transports/component/binding.js';
+import { Wasm, type WasmMemory } from '../../host/engine/wasm-api.js';
 import { ensureGuestsBuilt, guestBuildDir, TEST_CACHE_DIR, watGuest } from '../helpers/guests.js';
 import { loadPolicyCases } from '../helpers/policy-cases.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { instantiateBothWays, type BothWays } from '../../scripts/bench/raw.js';
+import { directCaller, instantiateBothWays, type BothWays, type DirectOutcome } from '../../scripts/bench/raw.js';
 import { ABI_VIOLATIONS, buildAbiViolationGuests } from './fixtures/abi-violations.js';
 
 const LANGS = ['wat', 'c', 'rust', 'assemblyscript', 'js', 'ts'] as const;
@@ -228,7 +229,7 @@ describe('guests that use their imports and state', () => {
     pairs.push(pair);
     const [g, d] = await pair.both();
     expectSameAnswer(await pair.compare(pre('{}')));
-    expect(d.sandbox.takeLogs()).toStrictEqual(g.sandbox.takeLogs());
+    expect(d.wasi.takeLogs()).toStrictEqual(g.wasi.takeLogs());
   });
 
   it('a stateful guest counts calls the same way', async () => {
@@ -321,8 +322,8 @@ describe('the planner', () => {
     const both = await instantiateBothWays(join(guestBuildDir('js'), 'quickjs', 'guard.wasm'), TEST_CACHE_DIR);
     both.close();
     if (!both.plan.ok) throw new Error(both.plan.reason);
-    expect(both.plan.plan.handle.instance).not.toBe(both.plan.plan.memory.instance);
-    expect(both.plan.plan.realloc.instance).toBe(both.plan.plan.handle.instance);
+    expect(both.plan.plan.fn.instance).not.toBe(both.plan.plan.memory.instance);
+    expect(both.plan.plan.realloc.instance).toBe(both.plan.plan.fn.instance);
     expect(both.plan.plan.postReturn).toBeDefined();
   });
 
@@ -346,8 +347,9 @@ describe('the planner', () => {
     ['exports from somewhere else', (g: string) => g.replace(/(\n\s*)memory0 = exports0\.memory;/, '$1memory0 = someOtherThing.memory;'), undefined],
   ])('refuses %s (the glue path stays)', async (_what, edit, handler) => {
     const source = await glue();
-    expect(planDirectCall(source, 'basis:hook/handler@1.0.0').ok).toBe(true);
-    const result = planDirectCall(edit(source), handler ?? 'basis:hook/handler@1.0.0');
+    const plan = hookBinding({ handler: 'basis:hook/handler@1.0.0', maxOutputBytes: 1 }).plan;
+    expect(planDirectCall(source, 'basis:hook/handler@1.0.0', 'handle', plan).ok).toBe(true);
+    const result = planDirectCall(edit(source), handler ?? 'basis:hook/handler@1.0.0', 'handle', plan);
     expect(result.ok).toBe(false);
   });
 });
@@ -373,7 +375,9 @@ describe('post-return may not leave the component', () => {
 
   it('a host import called during the call runs; called from post-return, it is refused as an ABI violation', async () => {
     const { parseWat } = await import('../../host/kit/build/wasm-tools.js');
-    const { CoreInstances, ImportGate, DirectCaller } = await import('../../host/transports/component/direct/index.js');
+    const { CoreInstances } = await import('../../host/engine/instance/core-instances.js');
+    const { ImportGate } = await import('../../host/engine/instance/gate.js');
+    const { AbiSession } = await import('../../host/engine/instance/abi.js');
     const logged: number[] = [];
     const gate = new ImportGate();
     const instances = new CoreInstances(gate);
@@ -385,7 +389,7 @@ describe('post-return may not leave the component', () => {
       handle: (p: number) => number;
       post: (p: number) => void;
     };
-    const caller = new DirectCaller({ memory: e.memory, realloc: e.cabi_realloc, handle: e.handle, postReturn: e.post, gate });
+    const caller = directCaller(new AbiSession({ memory: e.memory, realloc: e.cabi_realloc, fn: e.handle, postReturn: e.post, gate }), 'basis:hook/handler@1.0.0');
     expect(caller.call(pre('{}'))).toMatchObject({ type: 'abi', violation: 'post-return-import' });
     expect(logged).toEqual([1]);
     expect(gate.open).toBe(true);

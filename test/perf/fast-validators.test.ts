@@ -11,15 +11,9 @@ import { fastHookCall, fastHookResponse, isPlainJson, parseHookCall, parseHookRe
 import { JsonValue } from '../../host/contract/json.js';
 import { JSON_LIMITS } from '../../host/contract/limits.js';
 import { HookResponse } from '../../host/contract/response.js';
-import {
-  fastInvokeMessage,
-  fastWitDecision,
-  fastWitHookRequest,
-  fastWorkerToHost,
-  parseHostToWorker,
-  parseWorkerToHost,
-} from '../../host/transports/component/fast/messages.js';
-import { HostToWorker, WorkerToHost } from '../../host/transports/component/messages.js';
+import { fastInvokeMessage, fastWorkerToHost, parseHostToWorker, parseWorkerToHost } from '../../host/engine/executor/fast-messages.js';
+import { HostToWorker, WorkerToHost } from '../../host/engine/executor/messages.js';
+import { HookResultSchema, fastHookResult, fastWitDecision, fastWitHookRequest } from '../../host/transports/component/codec.js';
 
 const RUNS = 4000;
 
@@ -178,30 +172,42 @@ const witDecisions = fc.oneof(
 
 const logs = fc.oneof(fc.record({ stdout: field(text), stderr: field(text) }, { requiredKeys: [] }), oddities());
 const ids = field(fc.oneof(fc.integer(), fc.constantFrom(1.5, 2 ** 60)));
+const outcomes = fc.oneof(
+  fc.record({ type: fc.constant('ok'), value: fc.oneof(witDecisions, fc.anything()), logs }),
+  fc.record({ type: fc.constant('timeout'), reason: field(fc.constantFrom('deadline', 'fuel', 'aborted', 'boom')), phase: field(fc.constantFrom('call', 'instantiate', 'boom')), message: field(text), logs }),
+  fc.record({ type: fc.constant('limit'), what: field(fc.constantFrom('memory', 'resources', 'host-call', 'result', 'boom')), message: field(text), bytes: ids, logs }, { requiredKeys: ['type', 'what', 'message', 'logs'] }),
+  fc.record({ type: fc.constant('load-failure'), message: field(text), logs }),
+  fc.record(
+    {
+      type: fc.constant('trap'),
+      kind: field(fc.constantFrom('trap', 'stack-overflow', 'exit', 'abi', 'crash', 'boom')),
+      violation: field(fc.constantFrom('bounds', 'utf8', 'boom')),
+      message: field(text),
+      memoryAtLimit: field(fc.boolean()),
+      logs,
+    },
+    { requiredKeys: ['type', 'kind', 'message', 'memoryAtLimit', 'logs'] },
+  ),
+  fc.record({ type: fc.constantFrom('ok', 'unknown'), extra: fc.integer(), logs }),
+);
 const workerMessages = fc.oneof(
   fc.record({ type: fc.constant('ready') }),
   fc.record({ type: fc.constant('ready'), id: ids }),
   fc.record({ type: fc.constant('init-failed'), message: field(text) }),
-  fc.record({ type: fc.constant('result'), id: ids, decision: witDecisions, logs }),
-  fc.record({ type: fc.constantFrom('guest-error', 'malformed'), id: ids, message: field(text), logs }, { requiredKeys: ['type', 'id', 'logs'] }),
-  fc.record({ type: fc.constant('stopped'), id: ids, reason: field(fc.constantFrom('deadline', 'fuel', 'boom')), phase: field(fc.constantFrom('call', 'instantiate', 'boom')), message: field(text), logs }),
-  fc.record({ type: fc.constant('limit'), id: ids, what: field(fc.constantFrom('memory', 'resources', 'boom')), message: field(text), logs }),
-  fc.record({ type: fc.constant('refused'), id: ids, message: field(text) }),
-  fc.record({ type: fc.constant('too-large'), id: ids, bytes: ids, logs }),
-  fc.record({
-    type: fc.constant('trap'),
-    id: ids,
-    kind: field(fc.constantFrom('trap', 'stack-overflow', 'exit', 'abi', 'boom')),
-    message: field(text),
-    memoryAtLimit: field(fc.boolean()),
-    logs,
-  }),
-  fc.record({ type: fc.constantFrom('result', 'unknown'), id: ids, extra: fc.integer(), logs }),
+  fc.record({ type: fc.constant('reply'), id: ids, outcome: outcomes }),
+  fc.record({ type: fc.constantFrom('reply', 'result'), id: ids, outcome: outcomes, extra: fc.integer() }),
 );
+const bytes = fc.oneof(fc.uint8Array({ maxLength: 16 }), fc.constantFrom<unknown>('bytes', [1, 2], new Uint16Array(2)));
 const invokes = fc.oneof(
-  fc.record({ type: fc.constant('invoke'), id: ids, request: witRequests }),
-  fc.record({ type: fc.constant('invoke'), id: ids, request: witRequests, extra: fc.integer() }),
+  fc.record({ type: fc.constant('invoke'), id: ids, bytes }),
+  fc.record({ type: fc.constant('invoke'), id: ids, bytes, extra: fc.integer() }),
   fc.record({ type: fc.constant('init'), glueUrl: text }),
+);
+const hookResults = fc.oneof(
+  fc.record({ tag: fc.constant('ok'), decision: witDecisions }),
+  fc.record({ tag: fc.constant('err'), message: field(text) }),
+  fc.record({ tag: fc.constant('too-large'), bytes: ids }),
+  fc.record({ tag: fc.constantFrom('ok', 'err', 'boom'), decision: witDecisions, message: field(text) }),
 );
 
 // ── properties ─────────────────────────────────────────────────────────────────────────────────────
@@ -254,17 +260,24 @@ const cleanWitDecisions = fc.oneof(
   fc.record({ tag: fc.constant('replace'), val: fc.record({ output: plainText, isError: fc.boolean(), reason: plainText }, { requiredKeys: ['output'] }) }),
 );
 const cleanLogs = fc.record({ stdout: plainText, stderr: plainText }, { requiredKeys: [] });
-const cleanWorkerMessages = fc.oneof(
-  fc.constant({ type: 'ready' }),
-  fc.record({ type: fc.constant('result'), id: fc.nat(), decision: cleanWitDecisions, logs: cleanLogs }),
-  fc.record({ type: fc.constantFrom('guest-error', 'malformed'), id: fc.nat(), message: plainText, logs: cleanLogs }),
-  fc.record({ type: fc.constant('stopped'), id: fc.nat(), reason: fc.constantFrom('deadline', 'fuel'), phase: fc.constantFrom('call', 'instantiate'), message: plainText, logs: cleanLogs }),
-  fc.record({ type: fc.constant('limit'), id: fc.nat(), what: fc.constantFrom('memory', 'resources'), message: plainText, logs: cleanLogs }),
-  fc.record({ type: fc.constant('refused'), id: fc.nat(), message: plainText }),
-  fc.record({ type: fc.constant('too-large'), id: fc.nat(), bytes: fc.nat(), logs: cleanLogs }),
-  fc.record({ type: fc.constant('trap'), id: fc.nat(), kind: fc.constantFrom('trap', 'stack-overflow', 'exit', 'abi'), message: plainText, memoryAtLimit: fc.boolean(), logs: cleanLogs }),
+const cleanOutcomes = fc.oneof(
+  fc.record({ type: fc.constant('ok'), value: fc.oneof(cleanWitDecisions, plainJson.filter((v) => v !== undefined)), logs: cleanLogs }),
+  fc.record({ type: fc.constant('timeout'), reason: fc.constantFrom('deadline', 'fuel', 'aborted'), phase: fc.constantFrom('call', 'instantiate'), message: plainText, logs: cleanLogs }),
+  fc.record({ type: fc.constant('limit'), what: fc.constantFrom('memory', 'resources', 'host-call', 'result'), message: plainText, bytes: fc.nat(), logs: cleanLogs }, { requiredKeys: ['type', 'what', 'message', 'logs'] }),
+  fc.record({ type: fc.constant('load-failure'), message: plainText, logs: cleanLogs }),
+  fc.record(
+    { type: fc.constant('trap'), kind: fc.constantFrom('trap', 'stack-overflow', 'exit', 'abi', 'crash'), violation: fc.constantFrom('bounds', 'alignment', 'utf8'), message: plainText, memoryAtLimit: fc.boolean(), logs: cleanLogs },
+    { requiredKeys: ['type', 'kind', 'message', 'memoryAtLimit', 'logs'] },
+  ),
 );
-const cleanInvokes = fc.record({ type: fc.constant('invoke'), id: fc.nat(), request: cleanWitRequests });
+const cleanWorkerMessages = fc.oneof(fc.constant({ type: 'ready' }), fc.record({ type: fc.constant('reply'), id: fc.nat(), outcome: cleanOutcomes }));
+// A literal, as the pool makes it (fc.record may make a null-prototype object).
+const cleanInvokes = fc.record({ type: fc.constant('invoke'), id: fc.nat(), bytes: fc.uint8Array({ maxLength: 64 }) }).map(({ type, id, bytes }) => ({ type, id, bytes }));
+const cleanHookResults = fc.oneof(
+  fc.record({ tag: fc.constant('ok'), decision: cleanWitDecisions }),
+  fc.record({ tag: fc.constant('err'), message: plainText }),
+  fc.record({ tag: fc.constant('too-large'), bytes: fc.nat() }),
+);
 
 /**
  * Plain objects, as JSON.parse or an object literal makes them (fc.record may make null-prototype
@@ -280,7 +293,9 @@ const cases: Array<{ name: string; schema: Schema; fast: (v: unknown) => unknown
   { name: 'WitHookRequest', schema: WitHookRequest, fast: fastWitHookRequest, corpus: fc.oneof(witRequests, cleanWitRequests), clean: asParsed(cleanWitRequests) },
   { name: 'WitDecision', schema: WitDecision, fast: fastWitDecision, corpus: fc.oneof(witDecisions, cleanWitDecisions), clean: asParsed(cleanWitDecisions) },
   { name: 'WorkerToHost', schema: WorkerToHost, fast: fastWorkerToHost, corpus: fc.oneof(workerMessages, cleanWorkerMessages), clean: asParsed(cleanWorkerMessages) },
-  { name: 'HostToWorker (invoke)', schema: HostToWorker, fast: fastInvokeMessage, corpus: fc.oneof(invokes, cleanInvokes), clean: asParsed(cleanInvokes) },
+  // Bytes do not survive a JSON round trip: the invokes are taken as made.
+  { name: 'HostToWorker (invoke)', schema: HostToWorker, fast: fastInvokeMessage, corpus: fc.oneof(invokes, cleanInvokes), clean: cleanInvokes },
+  { name: 'HookResult', schema: HookResultSchema, fast: fastHookResult, corpus: fc.oneof(hookResults, cleanHookResults), clean: asParsed(cleanHookResults) },
 ];
 
 describe.each(cases)('fast $name', ({ schema, fast, corpus, clean }) => {

@@ -1,14 +1,17 @@
 /**
- * The SharedArrayBuffer mailbox with real workers: requests (every field, non-ASCII, post and pre,
- * large) make the round trip intact; a worker that never answers leaves the caller waiting only until
- * its deadline, after which the worker can be terminated; a reply that is not valid is refused; a
- * message too large for the mailbox is not written (the slow path takes it).
+ * The SharedArrayBuffer mailbox with real workers, carrying a hook request as the adapter's codec
+ * writes it: requests (every field, non-ASCII, post and pre, large) make the round trip intact; a
+ * worker that never answers leaves the caller waiting only until its deadline, after which the worker
+ * can be terminated; a reply that is not valid is refused; a message too large for the mailbox is not
+ * written (the slow path takes it).
  */
 import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WitHookRequest } from '../../host/codec/wit.js';
-import { CallerMailbox, MailboxError, WorkerMailbox, createMailboxBuffer } from '../../host/transports/component/worker/mailbox.js';
+import { parseWorkerToHost } from '../../host/engine/executor/fast-messages.js';
+import { CallerMailbox, MAILBOX_HEADER_BYTES, MailboxError, WorkerMailbox, createMailboxBuffer } from '../../host/engine/executor/mailbox.js';
+import { RequestBytesError, decodeRequest, encodeRequest, hookCodec } from '../../host/transports/component/codec.js';
 import { tsWorker } from '../../scripts/bench/ts-worker.js';
 
 const ENTRY = new URL('./fixtures/mailbox-worker.ts', import.meta.url);
@@ -25,6 +28,21 @@ async function start(behaviour: 'echo' | 'never' | 'garbage', capacity?: number)
   const [ready] = (await once(worker, 'message')) as [{ type: string }];
   expect(ready.type).toBe('ready');
   return { worker, mailbox: new CallerMailbox(buffer) };
+}
+
+/** Post `request` as the codec writes it. */
+function post(mailbox: CallerMailbox, id: number, request: WitHookRequest): boolean {
+  return mailbox.post(id, (into) => encodeRequest(request, into));
+}
+
+/** The decision an echo reply carries (validated as the pool validates a reply). */
+function echoed(reply: Awaited<ReturnType<CallerMailbox['waitReply']>>): string {
+  if (typeof reply === 'string') throw new Error(`expected a reply, got ${reply}`);
+  const parsed = parseWorkerToHost(reply.json);
+  if (!parsed.success || parsed.data.type !== 'reply' || parsed.data.outcome.type !== 'ok') throw new Error(`expected the echo, got ${JSON.stringify(reply.json)}`);
+  const value = hookCodec.resultFromJson(parsed.data.outcome.value);
+  if (value?.tag !== 'ok' || value.decision.tag !== 'deny') throw new Error(`expected a deny, got ${JSON.stringify(value)}`);
+  return value.decision.val;
 }
 
 const PRE: WitHookRequest = { hookSchema: 1, event: 'pre-tool-use', workspace: '/repo', agentId: 'a', toolCallId: 'c1', toolName: 'shell', input: '{"command":"git push"}' };
@@ -44,23 +62,21 @@ describe('mailbox round trip with a real worker', () => {
     for (let round = 0; round < 3; round++) {
       for (const request of REQUESTS) {
         id++;
-        expect(mailbox.post(id, request)).toBe(true);
-        const reply = await mailbox.waitReply(id, 10_000);
-        if (typeof reply === 'string' || reply.type !== 'result' || reply.decision.tag !== 'deny') throw new Error(`expected the echo, got ${JSON.stringify(reply)}`);
-        expect(JSON.parse(reply.decision.val)).toStrictEqual(request);
+        expect(post(mailbox, id, request)).toBe(true);
+        expect(JSON.parse(echoed(await mailbox.waitReply(id, 10_000)))).toStrictEqual(request);
       }
     }
   });
 
   it('refuses a second post while a call is in flight', async () => {
     const { mailbox } = await start('never');
-    expect(mailbox.post(1, PRE)).toBe(true);
-    expect(() => mailbox.post(2, PRE)).toThrow(MailboxError);
+    expect(post(mailbox, 1, PRE)).toBe(true);
+    expect(() => post(mailbox, 2, PRE)).toThrow(MailboxError);
   });
 
   it('a worker that never answers: the caller stops waiting at its deadline and can terminate it', async () => {
     const { worker, mailbox } = await start('never');
-    expect(mailbox.post(1, PRE)).toBe(true);
+    expect(post(mailbox, 1, PRE)).toBe(true);
     const started = performance.now();
     expect(await mailbox.waitReply(1, 200)).toBe('timeout');
     const waited = performance.now() - started;
@@ -72,32 +88,34 @@ describe('mailbox round trip with a real worker', () => {
     await exit;
   });
 
-  it('refuses a reply that is not a valid reply message (zod decides)', async () => {
+  it('a reply that is not a valid reply message is refused (zod decides)', async () => {
     const { mailbox } = await start('garbage');
-    expect(mailbox.post(7, PRE)).toBe(true);
-    await expect(mailbox.waitReply(7, 10_000)).rejects.toBeInstanceOf(MailboxError);
+    expect(post(mailbox, 7, PRE)).toBe(true);
+    const reply = await mailbox.waitReply(7, 10_000);
+    if (typeof reply === 'string') throw new Error(`expected a reply, got ${reply}`);
+    expect(parseWorkerToHost(reply.json).success).toBe(false);
   });
 
   it('spills what does not fit: the invoke and the reply go by postMessage, the mailbox keeps the turns', async () => {
     const { worker, mailbox } = await start('echo', 4096);
     const big = { ...PRE, input: JSON.stringify('y'.repeat(5000)) };
-    expect(mailbox.post(1, big)).toBe(false);
+    expect(post(mailbox, 1, big)).toBe(false);
     const replied = once(worker, 'message');
-    worker.postMessage({ type: 'invoke', id: 1, request: big });
+    const bytes = new Uint8Array(hookCodec.maxArgsBytes(big));
+    worker.postMessage({ type: 'invoke', id: 1, bytes: bytes.subarray(0, encodeRequest(big, bytes)) });
     mailbox.postSpilled(1);
     expect(await mailbox.waitReply(1, 10_000)).toBe('spilled');
-    const [reply] = (await replied) as [{ type: string; id: number; decision: { val: string } }];
-    expect(reply).toMatchObject({ type: 'result', id: 1 });
-    expect(JSON.parse(reply.decision.val)).toStrictEqual(big);
+    const [reply] = (await replied) as [unknown];
+    expect(JSON.parse(echoed({ json: reply }))).toStrictEqual(big);
     // A request that fits, whose echo does not (quotes escaped twice over): only the reply spills.
     const quoted = { ...PRE, input: JSON.stringify('"'.repeat(1500)) };
     const second = once(worker, 'message');
-    expect(mailbox.post(2, quoted)).toBe(true);
+    expect(post(mailbox, 2, quoted)).toBe(true);
     expect(await mailbox.waitReply(2, 10_000)).toBe('spilled');
-    expect((await second)[0]).toMatchObject({ type: 'result', id: 2 });
+    expect((await second)[0]).toMatchObject({ type: 'reply', id: 2 });
     // And the next small call goes through the mailbox again.
-    expect(mailbox.post(3, PRE)).toBe(true);
-    expect(await mailbox.waitReply(3, 10_000)).toMatchObject({ type: 'result', id: 3 });
+    expect(post(mailbox, 3, PRE)).toBe(true);
+    expect(JSON.parse(echoed(await mailbox.waitReply(3, 10_000)))).toStrictEqual(PRE);
   });
 
   it('close ends the worker loop', async () => {
@@ -108,17 +126,24 @@ describe('mailbox round trip with a real worker', () => {
   });
 });
 
-describe('mailbox layout checks on arrival (no worker needed: the state says a message is there)', () => {
+describe('layout checks on arrival: the mailbox\'s header, then the request bytes (no worker needed: the state says a message is there)', () => {
   /** A buffer holding a request header and `data` as the message. */
   function withMessage(data: number[], header: { kind?: number; length?: number; seq?: number } = {}): SharedArrayBuffer {
     const buffer = createMailboxBuffer(256);
-    const i32 = new Int32Array(buffer, 0, 4);
-    new Uint8Array(buffer, 16).set(data);
+    const i32 = new Int32Array(buffer, 0, MAILBOX_HEADER_BYTES / 4);
+    new Uint8Array(buffer, MAILBOX_HEADER_BYTES).set(data);
     i32[0] = 1;
     i32[1] = header.seq ?? 1;
     i32[2] = header.length ?? data.length;
     i32[3] = header.kind ?? 1;
+    i32[5] = 1; // a call
     return buffer;
+  }
+  /** What the worker takes out of the mailbox, decoded as the worker runtime does. */
+  function takeRequest(buffer: SharedArrayBuffer): unknown {
+    const taken = new WorkerMailbox(buffer).take();
+    if (taken.type !== 'invoke') return taken;
+    return { type: 'invoke', id: taken.id, request: decodeRequest(taken.bytes) };
   }
   const u32 = (n: number): number[] => [n & 255, (n >>> 8) & 255, (n >>> 16) & 255, (n >>> 24) & 255];
   const str = (bytes: number[]): number[] => [...u32(bytes.length), ...bytes];
@@ -126,27 +151,32 @@ describe('mailbox layout checks on arrival (no worker needed: the state says a m
   const fields = (input: number[]): number[] => [...str(ascii('/w')), ...str(ascii('a')), ...str(ascii('c')), ...str(ascii('t')), ...str(input), ...str([])];
 
   it('decodes a well-formed invoke', () => {
-    const taken = new WorkerMailbox(withMessage([...u32(1), 0, 0, ...fields(ascii('{}'))])).take();
+    const taken = takeRequest(withMessage([...u32(1), 0, 0, ...fields(ascii('{}'))]));
     expect(taken).toStrictEqual({ type: 'invoke', id: 1, request: { hookSchema: 1, event: 'pre-tool-use', workspace: '/w', agentId: 'a', toolCallId: 'c', toolName: 't', input: '{}' } });
   });
 
   it.each([
     ['a message longer than the capacity', withMessage([...u32(1), 0, 0, ...fields(ascii('{}'))], { length: 10_000 })],
     ['a message of another kind', withMessage([...u32(1), 0, 0, ...fields(ascii('{}'))], { kind: 2 })],
+  ])('the mailbox refuses %s', (_what, buffer) => {
+    expect(() => new WorkerMailbox(buffer).take()).toThrow(MailboxError);
+  });
+
+  it.each([
     ['a string running past the message', withMessage([...u32(1), 0, 0, ...str(ascii('/w')), ...u32(200)])],
     ['a message ending inside a length', withMessage([...u32(1), 0, 0, 1, 2])],
     ['invalid UTF-8 in a string', withMessage([...u32(1), 0, 0, ...fields([0xff, 0xfe])])],
     ['an unknown event', withMessage([...u32(1), 7, 0, ...fields(ascii('{}'))])],
     ['bytes after the message', withMessage([...u32(1), 0, 0, ...fields(ascii('{}')), 0])],
-  ])('refuses %s', (_what, buffer) => {
-    expect(() => new WorkerMailbox(buffer).take()).toThrow(MailboxError);
+  ])('the codec refuses %s', (_what, buffer) => {
+    expect(() => takeRequest(buffer)).toThrow(RequestBytesError);
   });
 
   it('refuses a reply to another call', async () => {
     const buffer = createMailboxBuffer(256);
-    const reply = new TextEncoder().encode(JSON.stringify({ type: 'result', id: 9, decision: { tag: 'allow' }, logs: {} }));
-    const i32 = new Int32Array(buffer, 0, 4);
-    new Uint8Array(buffer, 16).set(reply);
+    const reply = new TextEncoder().encode(JSON.stringify({ type: 'reply', id: 9, outcome: { type: 'ok', value: { tag: 'ok', decision: { tag: 'allow' } }, logs: {} } }));
+    const i32 = new Int32Array(buffer, 0, MAILBOX_HEADER_BYTES / 4);
+    new Uint8Array(buffer, MAILBOX_HEADER_BYTES).set(reply);
     i32[0] = 2;
     i32[1] = 9;
     i32[2] = reply.length;

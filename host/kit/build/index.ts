@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import type { ComponentInfo } from '../../transports/component/loader.js';
+import type { ComponentInfo } from '../../transports/component/info.js';
 import { outputPath, readManifest, type HookManifest } from '../manifest.js';
 import { buildAssemblyScriptCore } from './assemblyscript.js';
 import { buildCCore } from './c.js';

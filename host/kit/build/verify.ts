@@ -1,4 +1,4 @@
-import type { ComponentInfo } from '../../transports/component/loader.js';
+import type { ComponentInfo } from '../../transports/component/info.js';
 import { KitError } from '../errors/kit-error.js';
 
 /**

@@ -8,8 +8,9 @@
  * (unguarded.ts) — internals that may change without notice.
  */
 export { componentTransport, type ComponentTransport } from './transport.js';
-export type { ComponentInfo } from './loader.js';
+export type { ComponentInfo } from './info.js';
 export { inspectComponent, type ComponentInspection } from './inspect.js';
 export { COMPONENT_DEFAULTS, type ComponentOptions, type ComponentGrants, type ComponentIsolation } from './options.js';
 export { ALLOWED_IMPORTS, HANDLER_INTERFACE, SUPPORTED_HANDLER_MAJOR } from './world.js';
-export { defaultCacheDir } from './cache.js';
+export { componentWorkers, type ComponentWorkers, type ComponentWorkersOptions } from './workers.js';
+export { defaultCacheDir } from '../../engine/cache/cache.js';

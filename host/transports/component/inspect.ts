@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { binaryKind, type BinaryKind } from './binary.js';
-import { defaultCacheDir, readCacheEntry } from './cache.js';
-import { readWorld, transpilerVersion } from './transpile.js';
+import { binaryKind, type BinaryKind } from '../../engine/compile/binary.js';
+import { defaultCacheDir, readCacheEntry } from '../../engine/cache/cache.js';
+import { readWorld, transpilerVersion } from '../../engine/compile/transpile.js';
 import { checkWorld } from './world.js';
 
 /** What {@link inspectComponent} reports: enough to tell whether and why a component would load. */

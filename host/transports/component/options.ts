@@ -1,4 +1,20 @@
-import type { StatePolicy } from './state.js';
+import { resolve } from 'node:path';
+import { HookError } from '../../errors/hook-error.js';
+import { OptionsError } from '../../errors/options-error.js';
+import type { ComponentWorkers } from './workers.js';
+
+/**
+ * When a component instance's state is reset between calls (the `state` option):
+ * - `per_tenant` (default): before a call whose tenant — the request's (`workspace`, `agent_id`) —
+ *   differs from the previous call's, so nothing one tenant's call left behind is visible to another
+ *   tenant's; a runtime serving one agent never pays for it;
+ * - `per_call`: before every call (but the first on a fresh instance), so no call sees another's;
+ * - `shared`: never — one instance serves every caller and keeps what it keeps until it traps (the
+ *   behaviour before this option existed; only for guests trusted to keep no secrets).
+ */
+export type StatePolicy = 'per_call' | 'per_tenant' | 'shared';
+
+export const STATE_POLICIES: readonly StatePolicy[] = ['per_call', 'per_tenant', 'shared'];
 
 /**
  * Options of a WebAssembly component hook. The config file's component entries map onto this
@@ -43,17 +59,23 @@ export interface ComponentOptions {
    * tenant is the request's `workspace` and `agent_id`): `per_tenant` resets the instance to its
    * just-instantiated state before a call from another tenant than the previous call's, `per_call`
    * before every call, `shared` never (one instance keeps state across all callers until it traps).
-   * See state.ts.
+   * See {@link StatePolicy}.
    */
   readonly state?: StatePolicy;
   /**
    * Call `handle` straight through the canonical ABI of our world (default true) when the component
-   * is shaped the way the planner knows (direct/plan.ts: the layout, UTF-8, a synchronous lift), with
+   * is shaped the way the planner knows (engine/instance/plan.ts and layout.ts: the layout, UTF-8, a synchronous lift), with
    * the checks jco's glue makes and stricter UTF-8; any other component is called through jco's glue.
    * `false` always uses the glue — the escape hatch, and the path the tests compare with. Which path
    * a loaded component takes is in its {@link ComponentInfo.call}.
    */
   readonly direct_call?: boolean;
+  /**
+   * Worker isolation: worker threads shared with other component hooks ({@link componentWorkers}):
+   * consecutive hooks of a chain that share them run in one hop. Absent: this hook's own workers
+   * (`pool_size` of them). A config's hooks in worker isolation share one set.
+   */
+  readonly workers?: ComponentWorkers;
   /** Explicit capabilities. Absent = none: no env, no files, no network, ever. */
   readonly grants?: ComponentGrants;
   /** Where transpiled components are cached, keyed by sha256 (default: `$BASIS_HOOKS_CACHE_DIR` or `~/.cache/basis-hooks`). */
@@ -107,3 +129,59 @@ export const COMPONENT_DEFAULTS = {
   pool_size: 2,
   state: 'per_tenant',
 } as const satisfies Required<Pick<ComponentOptions, 'timeout_ms' | 'memory_mb' | 'max_output_bytes' | 'max_log_bytes' | 'isolation' | 'pool_size' | 'state'>>;
+
+/** The options of one transport, checked and with their defaults applied. */
+export interface ResolvedOptions {
+  readonly path: string;
+  readonly timeoutMs: number;
+  readonly memoryMb: number;
+  readonly maxOutputBytes: number;
+  readonly maxLogBytes: number;
+  readonly poolSize: number;
+  readonly isolation: ComponentIsolation;
+  readonly fuel: number | undefined;
+  readonly state: StatePolicy;
+  readonly directCall: boolean;
+  readonly grants: ComponentGrants | undefined;
+  readonly cacheDir: string | undefined;
+  readonly workers: ComponentWorkers | undefined;
+}
+
+function positiveInt(name: string, value: number | undefined, fallback: number): number {
+  const v = value ?? fallback;
+  if (!Number.isInteger(v) || v <= 0) throw new OptionsError(`component option ${name} must be a positive integer (got ${String(value)})`, { option: name });
+  return v;
+}
+
+/**
+ * Check every option (an `OptionsError`, `invalid_options`, for one no hook could run with; a `state`
+ * that is not a policy is `HookError('load_failed')`, as before this check existed) and apply the
+ * defaults of {@link COMPONENT_DEFAULTS}.
+ */
+export function resolveOptions(options: ComponentOptions): ResolvedOptions {
+  if (typeof options.path !== 'string' || options.path === '') throw new OptionsError('component option path is required', { option: 'path' });
+  const isolation = options.isolation ?? COMPONENT_DEFAULTS.isolation;
+  if (isolation !== 'worker' && isolation !== 'metered') throw new OptionsError(`component option isolation must be "metered" or "worker" (got ${String(options.isolation)})`, { option: 'isolation' });
+  const state = options.state ?? COMPONENT_DEFAULTS.state;
+  if (!STATE_POLICIES.includes(state)) throw new HookError('load_failed', `component option state must be one of ${STATE_POLICIES.join(', ')} (got ${String(options.state)})`);
+  if (options.direct_call !== undefined && typeof options.direct_call !== 'boolean') {
+    throw new OptionsError(`component option direct_call must be true or false (got ${String(options.direct_call)})`, { option: 'direct_call' });
+  }
+  const fuel = options.fuel;
+  if (fuel !== undefined && (!Number.isSafeInteger(fuel) || fuel <= 0)) throw new OptionsError(`component option fuel must be a positive integer (got ${String(fuel)})`, { option: 'fuel' });
+  return {
+    path: resolve(options.path),
+    timeoutMs: positiveInt('timeout_ms', options.timeout_ms, COMPONENT_DEFAULTS.timeout_ms),
+    memoryMb: positiveInt('memory_mb', options.memory_mb, COMPONENT_DEFAULTS.memory_mb),
+    maxOutputBytes: positiveInt('max_output_bytes', options.max_output_bytes, COMPONENT_DEFAULTS.max_output_bytes),
+    maxLogBytes: positiveInt('max_log_bytes', options.max_log_bytes, COMPONENT_DEFAULTS.max_log_bytes),
+    poolSize: positiveInt('pool_size', options.pool_size, COMPONENT_DEFAULTS.pool_size),
+    isolation,
+    fuel,
+    state,
+    directCall: options.direct_call ?? true,
+    grants: options.grants,
+    cacheDir: options.cache_dir,
+    workers: isolation === 'worker' ? options.workers : undefined,
+  };
+}

@@ -1,3 +1,7 @@
+import type { ComponentWorld } from '../../engine/compile/world.js';
+
+export { parseWorld, type ComponentWorld } from '../../engine/compile/world.js';
+
 /**
  * What a component imports and exports, and whether this host can run it: the handler's schema version
  * (the first thing a hook author sees when it is wrong) and the import allowlist — the sandbox
@@ -5,11 +9,6 @@
  * unknown is refused before it is instantiated.
  */
 
-/** A component's world as `jco`'s `componentWit` prints it: fully qualified names with versions. */
-export interface ComponentWorld {
-  readonly imports: readonly string[];
-  readonly exports: readonly string[];
-}
 
 /** The handler interface this host calls, and the major version of it that it supports. */
 export const HANDLER_INTERFACE = 'basis:hook/handler';
@@ -47,21 +46,6 @@ export const ALLOWED_IMPORTS: readonly string[] = [
   'wasi:filesystem/preopens',
 ];
 
-/** Parse the root world out of `componentWit` output (`import x;` / `export y;` lines). */
-export function parseWorld(wit: string): ComponentWorld {
-  const start = wit.search(/^world\s+\S+\s*\{/m);
-  const body = start < 0 ? '' : wit.slice(start, wit.indexOf('\n}', start) + 1);
-  const imports: string[] = [];
-  const exports: string[] = [];
-  for (const line of body.split('\n')) {
-    const m = /^\s*(import|export)\s+(.+?);?\s*$/.exec(line);
-    if (!m) continue;
-    // An inline import (`import log: func(...)`) is named by what precedes the colon-space.
-    const name = (m[2] ?? '').replace(/:\s.*$/, '');
-    (m[1] === 'import' ? imports : exports).push(name);
-  }
-  return { imports, exports };
-}
 
 function splitVersion(name: string): { base: string; version: string | undefined } {
   const at = name.lastIndexOf('@');

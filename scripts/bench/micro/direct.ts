@@ -31,7 +31,7 @@ export async function benchDirectCall(plan: MicroPlan, cacheDir: string): Promis
     // Three instances of the C guard, called in turn: jco's classes are per instantiate(), so its
     // call sites see several maps (PERF-FINDINGS: every jco call 2.8× slower).
     const c = guestById('c');
-    const three = [open.find((o) => o.component.info.path === c.path) as BothWays, await instantiateBothWays(c.path, cacheDir), await instantiateBothWays(c.path, cacheDir)];
+    const three = [open.find((o) => o.component.path === c.path) as BothWays, await instantiateBothWays(c.path, cacheDir), await instantiateBothWays(c.path, cacheDir)];
     open.push(...three.slice(1));
     let i = 0;
     let j = 0;

@@ -15,18 +15,23 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { toWitRequest } from '../../../host/codec/wit.js';
-import { capMemory } from '../../../host/transports/component/binary.js';
-import { readCacheEntry } from '../../../host/transports/component/cache.js';
-import { CoreInstances, ImportGate, bindDirectCall, planDirectCall, type DirectCaller } from '../../../host/transports/component/direct/index.js';
-import { glueSource } from '../../../host/transports/component/cache.js';
-import { asGlue } from '../../../host/transports/component/guest.js';
-import { loadComponent } from '../../../host/transports/component/loader.js';
-import { CallMeter } from '../../../host/transports/component/meter/call-meter.js';
-import { instrumentModule, type CounterPlacement } from '../../../host/transports/component/meter/instrument.js';
+import { capMemory } from '../../../host/engine/compile/binary.js';
+import { readCacheEntry } from '../../../host/engine/cache/cache.js';
+import { CoreInstances, bindDirectCall } from '../../../host/engine/instance/core-instances.js';
+import { ImportGate } from '../../../host/engine/instance/gate.js';
+import { planDirectCall } from '../../../host/engine/instance/plan.js';
+import { hookBinding } from '../../../host/transports/component/binding.js';
+import { checkWorld } from '../../../host/transports/component/world.js';
+import { directCaller, type DirectCaller } from '../raw.js';
+import { glueSource } from '../../../host/engine/cache/cache.js';
+import { asGlue } from '../../../host/engine/instance/glue.js';
+import { Engine } from '../../../host/engine/engine.js';
+import { CallMeter } from '../../../host/engine/meter/call-meter.js';
+import { instrumentModule, type CounterPlacement } from '../../../host/engine/meter/instrument.js';
 import { COMPONENT_DEFAULTS } from '../../../host/transports/component/options.js';
-import { createSandbox, type Sandbox } from '../../../host/transports/component/sandbox/index.js';
-import { transpilerVersion } from '../../../host/transports/component/transpile.js';
-import { Wasm, type WasmInstance, type WasmModule } from '../../../host/transports/component/wasm-api.js';
+import { createWasi, type Wasi } from '../../../host/engine/wasi/index.js';
+import { transpilerVersion } from '../../../host/engine/compile/transpile.js';
+import { Wasm, type WasmInstance, type WasmModule } from '../../../host/engine/wasm-api.js';
 import { parseWat } from '../../hostile/build.js';
 import { REQUEST, ROOT, guestById } from '../guests.js';
 
@@ -176,13 +181,13 @@ const BATCH: Record<string, number> = { c: 100, 'js-quickjs': 20, 'js-spidermonk
 
 interface Instantiated {
   readonly direct: DirectCaller;
-  readonly sandbox: Sandbox;
+  readonly sandbox: Wasi;
 }
 
 /** One instance of the component made of `modules` (metered by `meter` when given), callable directly. */
-async function instantiate(glueUrl: string, handler: string, sandboxConfig: Parameters<typeof createSandbox>[0], modules: Record<string, WasmModule>, meter: CallMeter | undefined): Promise<Instantiated> {
+async function instantiate(glueUrl: string, handler: string, sandboxConfig: Parameters<typeof createWasi>[0], modules: Record<string, WasmModule>, meter: CallMeter | undefined): Promise<Instantiated> {
   const names = new Map<WasmModule, string>(Object.entries(modules).map(([n, m]) => [m, n]));
-  const sandbox = createSandbox(sandboxConfig);
+  const sandbox = createWasi(sandboxConfig, { typeOnly: ['basis:hook/types@1.0.0'] });
   const instances = new CoreInstances(new ImportGate());
   const glue = asGlue(await import(glueUrl));
   meter?.begin(performance.now() + FAR);
@@ -199,24 +204,34 @@ async function instantiate(glueUrl: string, handler: string, sandboxConfig: Para
       return instance;
     }),
   );
-  const plan = planDirectCall(glueSource(glueUrl), handler, modules);
+  const plan = planDirectCall(glueSource(glueUrl), handler, 'handle', hookBinding({ handler, maxOutputBytes: 1 }).plan, modules);
   if (!plan.ok) throw new Error(`not direct-callable: ${plan.reason}`);
   const bound = bindDirectCall(plan.plan, instances, modules);
   if (!bound.ok) throw new Error(`not direct-callable: ${bound.reason}`);
-  return { direct: bound.caller, sandbox };
+  return { direct: directCaller(bound.session, handler), sandbox };
 }
 
 async function guestRow(id: string, cacheDir: string): Promise<Row> {
   const guest = guestById(id);
-  const component = await loadComponent({ path: guest.path, memoryMb: COMPONENT_DEFAULTS.memory_mb, maxLogBytes: COMPONENT_DEFAULTS.max_log_bytes, grants: undefined, cacheDir, instrumented: false });
-  const entry = await readCacheEntry(cacheDir, component.info.sha256, transpilerVersion());
+  const component = await new Engine({ cacheDir }).load(guest.path, {
+    memoryMb: COMPONENT_DEFAULTS.memory_mb,
+    maxLogBytes: COMPONENT_DEFAULTS.max_log_bytes,
+    check: (world) => {
+      const verdict = checkWorld(world);
+      return verdict.ok ? undefined : verdict.message;
+    },
+    instrumented: false,
+  });
+  const verdict = checkWorld(component.world);
+  if (!verdict.ok) throw new Error(verdict.message);
+  const entry = await readCacheEntry(cacheDir, component.sha256, transpilerVersion());
   if (entry === undefined) throw new Error(`${guest.label}: no cache entry`);
   const names = Object.keys(component.modules);
   const raw = Object.fromEntries(await Promise.all(names.map(async (n) => [n, await entry.readModule(n)] as const)));
   const capPages = COMPONENT_DEFAULTS.memory_mb * 16;
   const record = toWitRequest(REQUEST);
   const batch = BATCH[id] ?? 10;
-  const open: Sandbox[] = [];
+  const open: Wasi[] = [];
   const form = (name: string, made: Instantiated, meter: CallMeter | undefined): Form => {
     open.push(made.sandbox);
     const direct = made.direct;
@@ -235,12 +250,12 @@ async function guestRow(id: string, cacheDir: string): Promise<Row> {
     };
   };
   try {
-    const forms: Form[] = [form('plain', await instantiate(component.glueUrl, component.info.handler, component.sandbox, { ...component.modules }, undefined), undefined)];
+    const forms: Form[] = [form('plain', await instantiate(component.glueUrl, verdict.handler, component.wasi, { ...component.modules }, undefined), undefined)];
     for (const placement of PLACEMENTS) {
       const modules: Record<string, WasmModule> = {};
       for (const n of names) modules[n] = await Wasm.compile(capMemory(instrumentModule(raw[n] as Uint8Array, { counter: placement }).bytes, capPages).bytes);
       const meter = new CallMeter(CAP_BYTES, undefined);
-      forms.push(form(placement, await instantiate(component.glueUrl, component.info.handler, component.sandbox, modules, meter), meter));
+      forms.push(form(placement, await instantiate(component.glueUrl, verdict.handler, component.wasi, modules, meter), meter));
     }
     // Warm every form up past V8's tier-up before the rounds.
     for (const f of forms) for (let i = 0; i < 2000 / batch; i++) f.sample();

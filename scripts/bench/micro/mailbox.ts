@@ -5,8 +5,10 @@
  */
 import { Worker } from 'node:worker_threads';
 import { toWitRequest } from '../../../host/codec/wit.js';
-import { WorkerToHost } from '../../../host/transports/component/messages.js';
-import { CallerMailbox, createMailboxBuffer } from '../../../host/transports/component/worker/mailbox.js';
+import { parseWorkerToHost } from '../../../host/engine/executor/fast-messages.js';
+import { WorkerToHost } from '../../../host/engine/executor/messages.js';
+import { encodeRequest, hookCodec } from '../../../host/transports/component/codec.js';
+import { CallerMailbox, createMailboxBuffer } from '../../../host/engine/executor/mailbox.js';
 import { REQUEST } from '../guests.js';
 import type { Block } from '../result.js';
 import { measureInterleaved } from '../stats.js';
@@ -15,7 +17,7 @@ import type { MicroPlan } from './plan.js';
 
 export async function benchMailbox(plan: MicroPlan): Promise<Block[]> {
   const record = toWitRequest(REQUEST);
-  const reply = { type: 'result', id: 0, decision: { tag: 'allow' }, logs: {} };
+  const reply = { type: 'reply', id: 0, outcome: { type: 'ok', value: { tag: 'ok', decision: { tag: 'allow' } }, logs: {} } };
   const posted = new Worker(
     `const { parentPort } = require('node:worker_threads');
      parentPort.on('message', (m) => parentPort.postMessage({ ...${JSON.stringify(reply)}, id: m.id }));`,
@@ -43,9 +45,12 @@ export async function benchMailbox(plan: MicroPlan): Promise<Block[]> {
         },
         after: async () => {
           const call = ++id;
-          if (!mailbox.post(call, record)) throw new Error('did not fit');
+          if (!mailbox.post(call, (into) => encodeRequest(record, into))) throw new Error('did not fit');
           const answer = await mailbox.waitReply(call, 10_000);
-          if (answer === 'timeout') throw new Error('timeout');
+          if (typeof answer === 'string') throw new Error(answer);
+          // Validated as the pool does: the envelope, then the result's value by the codec.
+          const parsed = parseWorkerToHost(answer.json);
+          if (!parsed.success || parsed.data.type !== 'reply' || parsed.data.outcome.type !== 'ok' || hookCodec.resultFromJson(parsed.data.outcome.value) === undefined) throw new Error('bad reply');
         },
       },
       plan.worker,

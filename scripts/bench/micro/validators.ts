@@ -1,8 +1,8 @@
 /** Block (c): the fast validators, each against the zod parse it stands in front of. */
 import { HookCall, HookResponse } from '../../../host/contract/index.js';
 import { parseHookCall, parseHookResponse } from '../../../host/contract/fast/index.js';
-import { parseHostToWorker, parseWorkerToHost } from '../../../host/transports/component/fast/messages.js';
-import { HostToWorker, WorkerToHost } from '../../../host/transports/component/messages.js';
+import { parseHostToWorker, parseWorkerToHost } from '../../../host/engine/executor/fast-messages.js';
+import { HostToWorker, WorkerToHost } from '../../../host/engine/executor/messages.js';
 import type { Block } from '../result.js';
 import { measureInterleaved } from '../stats.js';
 import { CALL } from '../guests.js';

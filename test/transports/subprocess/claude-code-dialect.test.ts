@@ -245,8 +245,14 @@ describe('dialect "claude-code": inside a serial basis chain', () => {
   });
 
   it('an unknown dialect in hooks.json is a config error naming the key and the value', () => {
-    expect(() => parseConfig({ hook_schema: 1, hooks: [{ name: 'h', event: 'pre_tool_use', command: 'true', dialect: 'cursor' }] }, '/x/hooks.json')).toThrow(
-      /hooks\[0\]\.dialect: "cursor" is not one of basis, claude-code/,
-    );
+    let thrown: unknown;
+    try {
+      parseConfig({ hook_schema: 1, hooks: [{ name: 'h', event: 'pre_tool_use', command: 'true', dialect: 'claude_code' }] }, '/x/hooks.json');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({ name: 'ConfigError', code: 'config_invalid' });
+    expect(String((thrown as Error).message)).toContain('hooks[0].dialect');
+    expect(String((thrown as Error).message)).toContain('"claude_code"');
   });
 });
