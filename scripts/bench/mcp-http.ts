@@ -208,11 +208,16 @@ export async function benchMcpHttp(options: { quick: boolean; empty: string; gua
  * The gateway's added latency as a multiple of the copy-only proxy's, measured in the same run: on a
  * loaded machine every hop's cost grows with the load, and this ratio is the figure that travels.
  */
+/** A difference with its sign (+12 / −12). */
+function signed(us: number): string {
+  return `${us < 0 ? '−' : '+'}${Math.abs(us).toLocaleString('en-US')}`;
+}
+
 function overProxy(cases: readonly McpHttpCase[]): string[] {
   const proxy = cases.find((c) => c.id === 'http-copy-proxy')?.added_us;
   const gateway = cases.find((c) => c.id === 'http-gateway-empty')?.added_us;
   if (proxy === undefined || gateway === undefined || proxy <= 0) return [];
-  const lines = [`The gateway (empty chain) adds ${(gateway / proxy).toFixed(2)}× what the copy-only proxy adds (+${gateway.toLocaleString('en-US')} vs +${proxy.toLocaleString('en-US')} µs).`];
+  const lines = [`The gateway (empty chain) adds ${(gateway / proxy).toFixed(2)}× what the copy-only proxy adds (${signed(gateway)} vs ${signed(proxy)} µs).`];
   const proxyCpu = cases.find((c) => c.id === 'http-copy-proxy')?.hop_cpu_us;
   const gatewayCpu = cases.find((c) => c.id === 'http-gateway-empty')?.hop_cpu_us;
   if (proxyCpu !== undefined && gatewayCpu !== undefined && proxyCpu > 0) lines.push(`Its process uses ${(gatewayCpu / proxyCpu).toFixed(2)}× the proxy's CPU per call (${gatewayCpu.toLocaleString('en-US')} vs ${proxyCpu.toLocaleString('en-US')} µs).`);
@@ -229,7 +234,7 @@ export function mcpHttpReport(result: McpHttpBench, rounds: number, batch: numbe
     '| --- | ---: | ---: | ---: | ---: |',
     ...result.cases.map(
       (c) =>
-        `| ${c.label} | ${c.stats.median_us.toLocaleString('en-US')} | ${c.stats.p99_us.toLocaleString('en-US')} | ${c.added_us === undefined ? '—' : `+${c.added_us.toLocaleString('en-US')}`} | ${c.hop_cpu_us === undefined ? '—' : c.hop_cpu_us.toLocaleString('en-US')} |`,
+        `| ${c.label} | ${c.stats.median_us.toLocaleString('en-US')} | ${c.stats.p99_us.toLocaleString('en-US')} | ${c.added_us === undefined ? '—' : signed(c.added_us)} | ${c.hop_cpu_us === undefined ? '—' : c.hop_cpu_us.toLocaleString('en-US')} |`,
     ),
     '',
     ...overProxy(result.cases),
