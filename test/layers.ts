@@ -196,6 +196,7 @@ export const E2E: readonly string[] = [
   'test/integrations/claude-code/bridge.test.ts',
   'test/integrations/claude-code/http.test.ts',
   'test/integrations/mcp/conformance.test.ts',
+  'test/integrations/mcp/eras-input.test.ts',
   'test/integrations/mcp/everything.test.ts',
   'test/integrations/mcp/filesystem.test.ts',
   'test/integrations/mcp/hostile.test.ts',
