@@ -16,8 +16,8 @@
  *   between the reference servers and clients, a browser, HAProxy and nginx, the agent clients.
  * - `timed`: files holding a wall-clock bound (a deadline plus a margin, an answer before a
  *   runaway's deadline, "well before the other hook's timeout"), or whose guests must finish real
- *   work within a short deadline (a memory bomb writing its pages, a call racing a process that
- *   spins a core). They run after every other file, so that no other file competes with them for
+ *   work within a short deadline (a memory bomb writing its pages, a leaking guest run into its
+ *   deadline). They run after every other file, so that no other file competes with them for
  *   the CPU, and a failed test is retried once with its first failure printed
  *   (test/helpers/timed-retry.ts). `TIMED_IN_PAIRS` spin one guest at a time, on one core: two of
  *   them run side by side; `TIMED_ALONE` spin several guests at once, or time a pool or a chain: one
@@ -105,6 +105,7 @@ export const INTEGRATION: readonly string[] = [
   'test/engine/binary.test.ts',
   'test/engine/cache.test.ts',
   'test/engine/call-path.test.ts',
+  'test/engine/file-grants.test.ts',
   'test/engine/glue-patch.test.ts',
   'test/engine/imports.test.ts',
   'test/engine/metered-cache.test.ts',
@@ -250,7 +251,6 @@ export const TIMED_ALONE: readonly string[] = [
   'test/ops/budget.test.ts',
   'test/transports/subprocess/orphans.test.ts',
   'test/transports/subprocess/timeout.test.ts',
-  'test/engine/file-grants.test.ts',
 ];
 
 /** Each layer's files by vitest project name (the timed layer is two projects, `timed-pairs` then `timed`). */
