@@ -126,6 +126,7 @@ export const INTEGRATION: readonly string[] = [
   'test/guests/js-glue.test.ts',
   'test/guests/js-quickjs.test.ts',
   'test/guests/js.test.ts',
+  'test/guests/prebuilt-fresh.test.ts',
   'test/guests/rust.test.ts',
   'test/guests/wat.test.ts',
   'test/integrations/ai.test.ts',
