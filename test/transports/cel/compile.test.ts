@@ -90,10 +90,14 @@ describe('CEL on a call: errors and the cost limit', () => {
   });
 
   it('matches runs a pattern compiled when the call runs on the linear engine too, and refuses one that cannot', () => {
-    const rule = compile('input.text.matches(input.pattern)');
-    expect(rule.evaluate(vars({ text: 'rm -rf /', pattern: 'rm\\s+-rf' }))).toMatchObject({ ok: true, value: true });
-    const bad = rule.evaluate(vars({ text: 'x', pattern: '(a)\\1' }));
+    // A pattern made when the call runs (here of literals: its length is known at load).
+    const rule = compile("['rm\\\\s+-rf', 'git push'].exists(p, input.text.matches(p))");
+    expect(rule.evaluate(vars({ text: 'rm  -rf /' }))).toMatchObject({ ok: true, value: true });
+    expect(rule.evaluate(vars({ text: 'rm -r /' }))).toMatchObject({ ok: true, value: false });
+    const bad = compile("cel.bind(p, '(a)' + '\\\\1', input.text.matches(p))", { cost_limit: 1_000_000 }).evaluate(vars({ text: 'x' }));
     expect(bad).toMatchObject({ ok: false, failure: { code: 'policy_error' } });
+    // A pattern read from the call: a match costs the text's length times the pattern's, the square of the call.
+    expect(refused('input.text.matches(input.pattern)').message).toContain('n²');
     // (?i) folds ASCII letters (the linear engine has no case-insensitive mode).
     expect(compile("input.text.matches('(?i)RM -RF')").evaluate(vars({ text: 'sudo rm -rf /' }))).toMatchObject({ ok: true, value: true });
   });
@@ -120,6 +124,24 @@ describe('CEL on a call: errors and the cost limit', () => {
     expect(rule.evaluate(vars({ items: ['needle'] }))).toMatchObject({ ok: true, value: true });
   });
 
+  it('hostile calls stop at the default cost limit: a huge string, a deep value compared whole, a match on a long text', () => {
+    const huge = 'a'.repeat(1_100_000);
+    expect(compile("input.text.contains('needle')").evaluate(vars({ text: huge }))).toMatchObject({ ok: false, failure: { code: 'timeout' } });
+    expect(compile("(input.text + input.text).size() > 3").evaluate(vars({ text: huge }))).toMatchObject({ ok: false, failure: { code: 'timeout' } });
+    // An equality reads all of both sides: a list of many short strings is charged for everything in it.
+    const many = Array.from({ length: 400_000 }, () => 'ab');
+    expect(compile("input.items == ['x']").evaluate(vars({ items: many }))).toMatchObject({ ok: false, failure: { code: 'timeout' } });
+    // A match the engine would run is paid, text × pattern weight, before it starts: refused, never run.
+    const exponential = compile("input.text.matches('^(a+)+$')");
+    expect(exponential.evaluate(vars({ text: `${'a'.repeat(200_000)}b` }))).toMatchObject({ ok: false, failure: { code: 'timeout' } });
+    expect(exponential.evaluate(vars({ text: `${'a'.repeat(2_000)}b` }))).toMatchObject({ ok: true, value: false });
+    // A literal every match holds (here `z`), absent, answers without the engine: only the scan is paid.
+    const required = compile("input.text.matches('(a|b)+z')");
+    expect(required.evaluate(vars({ text: 'ab'.repeat(200_000) }))).toMatchObject({ ok: true, value: false });
+    expect(lastCost()).toBeLessThan(50_000);
+    expect(required.evaluate(vars({ text: `${'ab'.repeat(200_000)}z`.replace('ab', 'zc') }))).toMatchObject({ ok: false, failure: { code: 'timeout' } });
+  });
+
   it('the estimate bounds what a call is charged (property, random calls)', () => {
     const expressions = [
       "input.items.exists(i, i.contains('z'))",
@@ -127,6 +149,8 @@ describe('CEL on a call: errors and the cost limit', () => {
       "input.items.filter(i, i.startsWith('a')).size() >= 0 && input.text.contains('q')",
       "input.text.split(' ').exists(w, w == 'x') || input.items.all(i, i.size() < 100)",
       "cel.bind(t, input.text + input.text, t.size() > 1 && t.endsWith('z'))",
+      "input.text.matches('(?i)a[b-d]+\\\\s*z') || input.items.exists(i, i.matches('^x'))",
+      "['q+', '^a.c$'].exists(p, input.text.matches(p))",
     ].map((source) => compile(source, { cost_limit: 1e12 }));
     fc.assert(
       fc.property(fc.record({ items: fc.array(fc.string(), { maxLength: 40 }), text: fc.string({ maxLength: 200 }) }), (input) => {
