@@ -6,6 +6,16 @@
 
 /** Bucket widths, each a multiple of the one before: a coarser bucket is a sum of whole finer ones. */
 const STEPS_MS = [1, 5, 10, 30, 60, 300, 600, 1800, 3600, 10_800, 21_600, 43_200, 86_400, 604_800].map((s) => s * 1000);
+
+/**
+ * The width of step `step`: one of {@link STEPS_MS}, then a week doubled as often as it takes — so a
+ * stream whose times span years (or one hostile line dated 275760) still makes at most
+ * {@link MAX_BARS} bars and {@link MAX_HELD} buckets, never one per empty week.
+ */
+function widthOf(step: number): number {
+  const last = STEPS_MS.length - 1;
+  return step <= last ? (STEPS_MS[step] as number) : (STEPS_MS[last] as number) * 2 ** (step - last);
+}
 /** Most buckets held while reading; past it, the next step is taken. */
 const MAX_HELD = 4096;
 /** Most bars drawn. */
@@ -27,7 +37,7 @@ export class TimelineAcc {
     if (!Number.isFinite(time)) return;
     this.#from = Math.min(this.#from, time);
     this.#to = Math.max(this.#to, time);
-    const width = STEPS_MS[this.#step] as number;
+    const width = widthOf(this.#step);
     const key = Math.floor(time / width);
     let counts = this.#buckets.get(key);
     if (counts === undefined) {
@@ -39,9 +49,8 @@ export class TimelineAcc {
   }
 
   #coarsen(step: number): void {
-    if (step >= STEPS_MS.length) return;
-    const from = STEPS_MS[this.#step] as number;
-    const to = STEPS_MS[step] as number;
+    const from = widthOf(this.#step);
+    const to = widthOf(step);
     const merged = new Map<number, number[]>();
     for (const [key, counts] of this.#buckets) {
       const into = Math.floor((key * from) / to);
@@ -55,9 +64,9 @@ export class TimelineAcc {
 
   /** The bars to draw: at most {@link MAX_BARS}, every bucket from the first to the last (empty ones too). */
   bars(): { readonly widthMs: number; readonly bars: ReadonlyArray<{ readonly start: number; readonly counts: readonly number[] }> } {
-    if (this.#buckets.size === 0) return { widthMs: STEPS_MS[0] as number, bars: [] };
-    while (this.#step + 1 < STEPS_MS.length && (this.#to - this.#from) / (STEPS_MS[this.#step] as number) > MAX_BARS) this.#coarsen(this.#step + 1);
-    const width = STEPS_MS[this.#step] as number;
+    if (this.#buckets.size === 0) return { widthMs: widthOf(0), bars: [] };
+    while ((this.#to - this.#from) / widthOf(this.#step) > MAX_BARS) this.#coarsen(this.#step + 1);
+    const width = widthOf(this.#step);
     const first = Math.floor(this.#from / width);
     const last = Math.floor(this.#to / width);
     const bars = [];
@@ -70,6 +79,12 @@ const COLORS: Readonly<Record<Series, string>> = { allow: '#9fb7d8', modified: '
 const W = 1040;
 const H = 190;
 const PAD = { left: 40, right: 10, top: 10, bottom: 34 };
+
+/** `ms` as ISO text, UTC; a bar's start outside what a Date holds (a bucket below -271821) as the number. */
+function iso(ms: number): string {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? `${ms} ms` : date.toISOString();
+}
 
 function duration(ms: number): string {
   if (ms < 60_000) return `${ms / 1000} s`;
@@ -90,7 +105,7 @@ export function timelineSvg(acc: TimelineAcc, esc: (text: string) => string): st
   bars.forEach((bar, i) => {
     const x = PAD.left + i * barW;
     let y = PAD.top + plotH;
-    const label = new Date(bar.start).toISOString().replace('T', ' ').slice(0, 19);
+    const label = iso(bar.start).replace('T', ' ').slice(0, 19);
     const chains = SERIES.slice(0, 4).map((s, j) => `${s} ${bar.counts[j] ?? 0}`).join(', ');
     SERIES.slice(0, 4).forEach((series, j) => {
       const n = bar.counts[j] ?? 0;
@@ -110,7 +125,7 @@ export function timelineSvg(acc: TimelineAcc, esc: (text: string) => string): st
   bars.forEach((bar, i) => {
     if (i % every !== 0) return;
     const x = PAD.left + i * barW;
-    ticks.push(`<text x="${x.toFixed(1)}" y="${H - 18}">${esc(new Date(bar.start).toISOString().replace('T', ' ').slice(5, 16))}</text>`);
+    ticks.push(`<text x="${x.toFixed(1)}" y="${H - 18}">${esc(iso(bar.start).replace('T', ' ').slice(5, 16))}</text>`);
   });
   const legend = SERIES.map((s, i) => `<rect x="${PAD.left + i * 110}" y="${H - 11}" width="9" height="9" fill="${COLORS[s]}"/><text x="${PAD.left + i * 110 + 13}" y="${H - 3}">${s === 'failures' ? 'hook failures' : `chains ${s}`}</text>`).join('');
   return `<svg id="timeline" role="img" aria-label="calls over time by decision" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg">

@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import type { AgentName } from '../integrations/agents/names.js';
+import { traceHeaders } from '../integrations/agents/trace-env.js';
 import type { AgentReply } from '../integrations/agents/types.js';
 import type { HookRunner } from '../runner/runner.js';
 import { readStdin, write } from './io.js';
@@ -41,7 +42,13 @@ function send(options: HookClientOptions, body: string): Promise<Sent> {
       resolve(sent);
     };
     const req = request(
-      { socketPath, path: `/v1/hook/${options.agent}`, method: 'POST', headers: { host: 'localhost', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        socketPath,
+        path: `/v1/hook/${options.agent}`,
+        method: 'POST',
+        // The agent's trace (TRACEPARENT in this process's environment), continued by the server's chain span.
+        headers: { host: 'localhost', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...traceHeaders() },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

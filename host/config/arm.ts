@@ -165,7 +165,7 @@ export async function armConfig(config: HooksConfig, cases: readonly (TestCase |
     if (hooks.some((h) => h.load?.failure !== undefined)) return unarmed(hooks, cases);
     const runner = new HookRunner(
       built.map((b) => b.definition),
-      { budget_ms: config.budget_ms, audit_payloads: config.audit_payloads, audit: options.audit, telemetry_payloads: config.telemetry_payloads },
+      { budget_ms: config.budget_ms, audit_payloads: config.audit_payloads, audit: options.audit, telemetry_payloads: config.telemetry_payloads, telemetry_reasons: config.telemetry_reasons },
     );
     try {
       return await arm(runner, hooks, cases, options);

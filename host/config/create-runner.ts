@@ -51,10 +51,10 @@ export async function createRunner(config: HooksConfig, options: CreateRunnerOpt
       const hook = built[index];
       if (result.status === 'rejected' && hook !== undefined) throw namedHookError(result.reason, hook.definition.name, 'load_failed');
     }
-    const { budget_ms, audit_payloads, telemetry_payloads } = checked.data;
+    const { budget_ms, audit_payloads, telemetry_payloads, telemetry_reasons } = checked.data;
     return new HookRunner(
       built.map((hook) => hook.definition),
-      { budget_ms, audit: sinks, audit_payloads, on_audit_error: options.on_audit_error, telemetry_payloads },
+      { budget_ms, audit: sinks, audit_payloads, on_audit_error: options.on_audit_error, telemetry_payloads, telemetry_reasons },
     );
   } catch (error) {
     await Promise.allSettled(built.map((hook) => hook.definition.transport.close?.()));

@@ -51,7 +51,13 @@ export const opsConfigKeys = {
     .boolean()
     .optional()
     .describe(
-      'Record tool inputs and outputs on the OpenTelemetry chain spans (gen_ai.tool.call.arguments / .result), as the chain left them (after every modify and replace), and hook failure messages (default false: they can hold secrets).',
+      'Record tool inputs and outputs on the OpenTelemetry chain spans (gen_ai.tool.call.arguments / .result), as the chain left them (after every modify and replace), hook failure messages and reasons (default false: they can hold secrets).',
+    ),
+  telemetry_reasons: z
+    .boolean()
+    .optional()
+    .describe(
+      "Record the hooks' reasons (why a hook denied or rewrote) on the OpenTelemetry spans, without inputs and outputs (default false: a hook may quote a secret it found in its reason). Implied by telemetry_payloads.",
     ),
 };
 

@@ -1,4 +1,4 @@
-import { ChainTelemetry, type HookTraits } from '../telemetry/chain.js';
+import { ChainTelemetry, hookTraits, type HookTraits } from '../telemetry/chain.js';
 import type { TelemetrySources } from '../telemetry/sources.js';
 import type { Transport } from './transport.js';
 
@@ -8,11 +8,15 @@ import type { Transport } from './transport.js';
  * nothing.
  */
 
-/** A transport's telemetry traits: its isolation as it says, else what its kind implies, else its kind. */
-export function traitsOf(transport: Transport): HookTraits {
+/**
+ * The telemetry traits of hook `name`: its transport's isolation as the transport says (the seam for
+ * every kind: a component says `metered` or `worker`, CEL and Cedar `in-process`), else what its kind
+ * implies, else its kind.
+ */
+export function traitsOf(name: string, transport: Transport): HookTraits {
   const kind = typeof transport.kind === 'string' ? transport.kind : 'unknown';
-  if (typeof transport.isolation === 'string') return { isolation: transport.isolation };
-  return { isolation: kind === 'subprocess' ? 'process' : kind === 'interceptor' ? 'in-process' : kind };
+  if (typeof transport.isolation === 'string') return hookTraits(name, transport.isolation);
+  return hookTraits(name, kind === 'subprocess' ? 'process' : kind === 'interceptor' ? 'in-process' : kind);
 }
 
 /** The fuel the transport says its last call spent; a transport that throws says nothing. */

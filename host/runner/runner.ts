@@ -93,6 +93,7 @@ export class HookRunner {
   readonly #audit: AuditEmitter | undefined;
   readonly #telemetry: TelemetrySources | undefined;
   readonly #payloads: boolean;
+  readonly #reasons: boolean;
   /** Shadow hooks still running, across calls: {@link idle} and {@link close} wait for them. */
   readonly #inFlight = new Set<Promise<void>>();
   /** Hook invocations in flight: {@link close} settles them at once, whatever their transport does. */
@@ -107,13 +108,14 @@ export class HookRunner {
       matches: compileToolMatcher(definition.tools),
       policy: definition.on_failure ?? 'deny',
       shadow: definition.mode === 'shadow',
-      traits: traitsOf(definition.transport),
+      traits: traitsOf(definition.name, definition.transport),
       recorded: 0,
     }));
     this.#budgets = checkBudgets(options.budget_ms);
     this.#audit = AuditEmitter.create(options);
     this.#telemetry = telemetrySources(options);
     this.#payloads = options.telemetry_payloads === true;
+    this.#reasons = options.telemetry_reasons === true;
   }
 
   /** The hooks in declared order. */
@@ -301,7 +303,7 @@ export class HookRunner {
     const audit = this.#audit;
     audit?.chainStarted(call, input, hooks.map((h) => h.definition.name), budgetMs);
     const judging = options.checkInput === undefined ? NO_JUDGING : { checkInput: options.checkInput };
-    const telemetry = this.#telemetry === undefined || this.#telemetry.quiet ? undefined : chainTelemetry(this.#telemetry, { call, budgetMs, parent: options.trace_context, started, payloads: this.#payloads });
+    const telemetry = this.#telemetry === undefined || this.#telemetry.quiet ? undefined : chainTelemetry(this.#telemetry, { call, budgetMs, parent: options.trace_context, started, payloads: this.#payloads, reasons: this.#reasons });
     return { call, trail: new ChainTrail(), budget, audit, telemetry, started, options, judging };
   }
 

@@ -90,8 +90,10 @@ export const METRIC = {
   hookDuration: 'basis_hooks.hook.duration',
   /** Histogram (s): how long each chain took, by event, tool and decision. */
   chainDuration: 'basis_hooks.chain.duration',
-  /** MCP's server-side operation duration (s), recorded by the MCP gateway. */
+  /** MCP's server-side operation duration (s), recorded by the MCP gateway for the requests it serves. */
   mcpServerOperationDuration: 'mcp.server.operation.duration',
+  /** MCP's client-side operation duration (s), recorded by the MCP gateway for the requests it forwards to the server. */
+  mcpClientOperationDuration: 'mcp.client.operation.duration',
 } as const;
 
 /**

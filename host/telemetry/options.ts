@@ -11,17 +11,24 @@ export interface TelemetryOptions {
   readonly telemetry?: TelemetryProviders | false | undefined;
   /**
    * Record the tool's input (`gen_ai.tool.call.arguments`) and output (`gen_ai.tool.call.result`) on
-   * the chain spans, and failure messages on the hook spans (default false: they can hold secrets).
-   * What is recorded is what the chain left — after every `modify` and `replace` — never the input as
-   * the model wrote it or the output as the tool returned it.
+   * the chain spans, failure messages and reasons on the hook spans (default false: they can hold
+   * secrets). What is recorded is what the chain left — after every `modify` and `replace` — never the
+   * input as the model wrote it or the output as the tool returned it.
    */
   readonly telemetry_payloads?: boolean | undefined;
+  /**
+   * Record the hooks' reasons (`basis_hooks.reason`: why a hook denied or rewrote, the deny reason the
+   * model is told) without the input and output (default false: a reason is the hook's own text, and
+   * a hook that found a secret may quote it). Implied by `telemetry_payloads`.
+   */
+  readonly telemetry_reasons?: boolean | undefined;
 }
 
 /** The sources a runner records to, or undefined for `telemetry: false`. Throws `invalid_options` for anything else. */
 export function telemetrySources(options: TelemetryOptions): TelemetrySources | undefined {
-  const { telemetry, telemetry_payloads: payloads } = options;
+  const { telemetry, telemetry_payloads: payloads, telemetry_reasons: reasons } = options;
   if (payloads !== undefined && typeof payloads !== 'boolean') throw new OptionsError(`telemetry_payloads must be true or false (got ${String(payloads)})`, { option: 'telemetry_payloads' });
+  if (reasons !== undefined && typeof reasons !== 'boolean') throw new OptionsError(`telemetry_reasons must be true or false (got ${String(reasons)})`, { option: 'telemetry_reasons' });
   if (telemetry === undefined) return GLOBAL_TELEMETRY;
   if (telemetry === false) return undefined;
   if (telemetry === null || typeof telemetry !== 'object') {

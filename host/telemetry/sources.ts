@@ -33,6 +33,7 @@ export interface Instruments {
   readonly hookDuration: Histogram;
   readonly chainDuration: Histogram;
   readonly mcpServerOperationDuration: Histogram;
+  readonly mcpClientOperationDuration: Histogram;
 }
 
 // What the API hands out while no SDK is registered: compared by identity, per chain, so that a chain
@@ -82,6 +83,7 @@ function makeInstruments(meter: Meter): Instruments {
     hookDuration: duration(METRIC.hookDuration, 'How long each hook took, as the runner measured it'),
     chainDuration: duration(METRIC.chainDuration, 'How long each chain took, from its first hook to its decision'),
     mcpServerOperationDuration: duration(METRIC.mcpServerOperationDuration, 'MCP requests the gateway served, from the client\'s request to its answer'),
+    mcpClientOperationDuration: duration(METRIC.mcpClientOperationDuration, 'MCP requests the gateway sent to the server, from the request to its answer'),
   };
 }
 

@@ -43,6 +43,7 @@ const SpanJson = z.object({
   traceId: z.string().regex(/^[0-9a-f]{32}$/),
   spanId: z.string().regex(/^[0-9a-f]{16}$/),
   parentSpanId: z.string().optional(),
+  traceState: z.string().optional(),
   name: z.string(),
   kind: z.number().int().optional(),
   startTimeUnixNano: Int64,
@@ -74,6 +75,8 @@ export interface ReceivedSpan {
   readonly spanId: string;
   /** Absent for a root span. */
   readonly parentSpanId: string | undefined;
+  /** The W3C tracestate the span carries (absent: none). */
+  readonly traceState: string | undefined;
   readonly name: string;
   readonly kind: number;
   readonly attributes: Record<string, unknown>;
@@ -125,6 +128,7 @@ export function decodeTraces(body: unknown): ReceivedSpan[] {
           traceId: span.traceId,
           spanId: span.spanId,
           parentSpanId: span.parentSpanId === undefined || span.parentSpanId === '' ? undefined : span.parentSpanId,
+          traceState: span.traceState === undefined || span.traceState === '' ? undefined : span.traceState,
           name: span.name,
           kind: span.kind ?? 0,
           attributes: attributes(span.attributes),

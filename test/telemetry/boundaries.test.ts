@@ -79,5 +79,6 @@ describe('semantic-convention names', () => {
     expect(SEMCONV).toEqual(official);
     expect(EXECUTE_TOOL).toBe(semconv.GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL);
     expect(METRIC.mcpServerOperationDuration).toBe(semconv.METRIC_MCP_SERVER_OPERATION_DURATION);
+    expect(METRIC.mcpClientOperationDuration).toBe(semconv.METRIC_MCP_CLIENT_OPERATION_DURATION);
   });
 });

@@ -123,9 +123,12 @@ describe('basis-hooks mcp --otlp', () => {
     const guardSpans = spans.filter((s) => s.name === 'basis_hooks.hook' && s.attributes['basis_hooks.hook.name'] === 'guard');
     expect(guardSpans.map((s) => s.attributes['basis_hooks.hook.cold'] === true).filter(Boolean)).toHaveLength(1);
     expect(guard?.attributes['basis_hooks.fuel.used']).toBeGreaterThan(0);
-    expect(child(spans, post as ReceivedSpan, 'basis_hooks.hook').map((h) => h.attributes)).toEqual([
-      expect.objectContaining({ 'basis_hooks.hook.name': 'redact', 'basis_hooks.decision': 'replace', 'basis_hooks.reason': 'redacted', 'basis_hooks.isolation': 'process' }),
+    const redactSpans = child(spans, post as ReceivedSpan, 'basis_hooks.hook');
+    expect(redactSpans.map((h) => h.attributes)).toEqual([
+      expect.objectContaining({ 'basis_hooks.hook.name': 'redact', 'basis_hooks.decision': 'replace', 'basis_hooks.replaced': true, 'basis_hooks.isolation': 'process' }),
     ]);
+    // A reason is the hook's own text: only with telemetry_reasons (or payloads).
+    expect(redactSpans[0]?.attributes['basis_hooks.reason']).toBeUndefined();
     const [hop] = child(spans, leakServer, 'tools/call leak').filter((s) => s.kind === 3);
     expect(hop).toBeDefined();
     const upstream = spans.filter((s) => s.resource['service.name'] === 'traced-upstream' && s.name === 'tools/call leak');
@@ -148,6 +151,8 @@ describe('basis-hooks mcp --otlp', () => {
     expect(receiver.points.some((p) => p.metric === 'basis_hooks.chain.duration' && p.unit === 's' && p.value > 0)).toBe(true);
     expect(receiver.points.some((p) => p.metric === 'basis_hooks.hook.duration' && p.attributes['basis_hooks.hook.cold'] === true)).toBe(true);
     expect(receiver.points.some((p) => p.metric === 'mcp.server.operation.duration' && p.attributes['gen_ai.tool.name'] === 'leak')).toBe(true);
+    // The gateway is the server's MCP client too: the hop's duration, as MCP's conventions name it.
+    expect(receiver.points.some((p) => p.metric === 'mcp.client.operation.duration' && p.unit === 's' && p.attributes['gen_ai.tool.name'] === 'leak' && p.attributes['mcp.method.name'] === 'tools/call')).toBe(true);
 
     // Nothing secret: not the input (echo's message), not the output (leak's result).
     for (const body of receiver.bodies) {
@@ -170,6 +175,8 @@ describe('basis-hooks mcp --otlp', () => {
     // The output is recorded as the post hook left it: redacted.
     expect(String(post?.attributes['gen_ai.tool.call.result'])).toContain('[REDACTED]');
     expect(String(post?.attributes['gen_ai.tool.call.result'])).not.toContain(SECRET);
+    // Payloads imply reasons.
+    expect(receiver.spans.find((s) => s.name === 'basis_hooks.hook' && s.attributes['basis_hooks.hook.name'] === 'redact')?.attributes['basis_hooks.reason']).toBe('redacted');
     // Without a traceparent from the client, the gateway's span is the root of the trace.
     const server = receiver.spans.find((s) => s.name === 'tools/call leak' && s.kind === 2 && s.resource['service.name'] === 'basis-hooks');
     expect(server?.parentSpanId).toBeUndefined();

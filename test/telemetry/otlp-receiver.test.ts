@@ -4,7 +4,7 @@
  * `JsonTraceSerializer` / `JsonMetricsSerializer` (what the OTLP/HTTP exporters send), decode to the
  * same ids, names, parents, attributes and values. So what the end-to-end tests read is what was sent.
  */
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
+import { createTraceState, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
 import { JsonMetricsSerializer, JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -26,13 +26,13 @@ const attributeValue = fc.oneof(
 );
 
 describe('the receiver decodes what the official serializer encodes', () => {
-  it('spans: ids, parent, name, kind, status and every attribute', async () => {
+  it('spans: ids, parent, trace state, name, kind, status and every attribute', async () => {
     await fc.assert(
       fc.asyncProperty(fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), attributeValue, { maxKeys: 8 }), fc.string({ minLength: 1 }), async (attributes, name) => {
         const sdk = testSdk();
         try {
           const tracer = sdk.tracerProvider.getTracer('check');
-          const parent = tracer.startSpan('parent');
+          const parent = tracer.startSpan('parent', {}, trace.setSpanContext(ROOT_CONTEXT, { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: 1, isRemote: true, traceState: createTraceState('vendor=x,other=y') }));
           const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes: attributes as Attributes }, trace.setSpan(ROOT_CONTEXT, parent));
           span.setStatus({ code: SpanStatusCode.ERROR, message: 'boom' });
           span.end();
@@ -41,8 +41,9 @@ describe('the receiver decodes what the official serializer encodes', () => {
           const decoded = decodeTraces(body(JsonTraceSerializer.serializeRequest(spans)));
           expect(decoded.map((s) => s.spanId)).toEqual(spans.map((s) => s.spanContext().spanId));
           const [child, root] = decoded;
-          expect(root?.parentSpanId).toBeUndefined();
+          expect(root?.parentSpanId).toBe('00f067aa0ba902b7');
           expect(child?.parentSpanId).toBe(root?.spanId);
+          expect(child?.traceState).toBe('vendor=x,other=y');
           expect(child?.traceId).toBe(parent.spanContext().traceId);
           expect(child?.name).toBe(name);
           expect(child?.kind).toBe(SpanKind.CLIENT + 1); // OTLP numbers kinds from 1 (INTERNAL)

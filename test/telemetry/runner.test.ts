@@ -7,9 +7,10 @@
  */
 import { context, metrics, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Tracer, type TracerProvider } from '@opentelemetry/api';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { HookRunner, componentTransport, contextFromCarrier, interceptorTransport, subprocessTransport, type AuditEvent, type HookDefinition, type Interceptor } from '../../host/index.js';
+import path from 'node:path';
+import { HookRunner, cedarTransport, celTransport, componentTransport, contextFromCarrier, interceptorTransport, subprocessTransport, type AuditEvent, type HookDefinition, type Interceptor } from '../../host/index.js';
 import { TEST_CACHE_DIR } from '../helpers/guests.js';
-import { tempDir } from '../helpers/temp.js';
+import { tempDir, writeFiles } from '../helpers/temp.js';
 import { ensureOpsGuests, policyGuest, postCall, preCall, shHook } from '../ops/helpers.js';
 import { everything, points, testSdk, type TestSdk } from './sdk.js';
 
@@ -80,18 +81,28 @@ describe('chain spans', () => {
       expect(typeof span.attributes['basis_hooks.duration_ms']).toBe('number');
     }
     const scrub = hookSpans.find((s) => s.attributes['basis_hooks.hook.name'] === 'scrub-input');
-    expect(scrub?.attributes).toMatchObject({ 'basis_hooks.decision': 'modify', 'basis_hooks.reason': 'key removed' });
+    expect(scrub?.attributes).toMatchObject({ 'basis_hooks.decision': 'modify', 'basis_hooks.modified': true });
     expect(scrub?.attributes['basis_hooks.shadow']).toBeUndefined();
+    // A reason is the hook's own text (a hook may quote what it found): not recorded by default.
+    expect(scrub?.attributes['basis_hooks.reason']).toBeUndefined();
     const watch = hookSpans.find((s) => s.attributes['basis_hooks.hook.name'] === 'watch');
     expect(watch?.attributes).toMatchObject({ 'basis_hooks.decision': 'deny', 'basis_hooks.shadow': true });
-    // The hook span spans exactly the time the runner measured (the trail's ms).
+    const noForce = hookSpans.find((s) => s.attributes['basis_hooks.hook.name'] === 'no-force');
+    expect(noForce?.attributes['basis_hooks.modified']).toBeUndefined();
+    // The hook span spans exactly the time the runner measured (the trail's ms), within its chain's span.
+    const nanos = (t: readonly [number, number]): bigint => BigInt(t[0]) * 1_000_000_000n + BigInt(t[1]);
     for (const span of hookSpans) {
       const ms = (span.duration[0] * 1e9 + span.duration[1]) / 1e6;
-      expect(Math.abs(ms - (span.attributes['basis_hooks.duration_ms'] as number))).toBeLessThan(0.01);
+      expect(Math.abs(ms - (span.attributes['basis_hooks.duration_ms'] as number))).toBeLessThan(0.001);
+      if (span.attributes['basis_hooks.shadow'] === true) continue;
+      expect(nanos(span.startTime)).toBeGreaterThanOrEqual(nanos(chain.startTime));
+      expect(nanos(span.endTime)).toBeLessThanOrEqual(nanos(chain.endTime));
     }
+    // On the wall clock: where Date.now() says the chain ran.
+    expect(Math.abs(Number(nanos(chain.startTime) / 1_000_000n) - Date.now())).toBeLessThan(5_000);
   });
 
-  it('a deny, its reason and the chain span; a failed hook is an error span with error.type and no message', async () => {
+  it('a deny and the chain span, no reason by default; a failed hook is an error span with error.type and no message', async () => {
     sdk = testSdk();
     const dir = await tempDir();
     const crash = await shHook(dir, 'crash.sh', `cat >/dev/null\necho "echoing ${SECRET}" >&2\necho "not json ${SECRET}"`);
@@ -106,7 +117,8 @@ describe('chain spans', () => {
     expect(outcome.decision).toBe('deny');
     await runner.close();
     const [chain] = byName('basis_hooks.chain');
-    expect(chain?.attributes).toMatchObject({ 'basis_hooks.decision': 'deny', 'basis_hooks.reason': 'no force-push' });
+    expect(chain?.attributes).toMatchObject({ 'basis_hooks.decision': 'deny' });
+    expect(chain?.attributes['basis_hooks.reason']).toBeUndefined();
     const crashy = byName('basis_hooks.hook').find((s) => s.attributes['basis_hooks.hook.name'] === 'crashy');
     expect(crashy?.status.code).toBe(SpanStatusCode.ERROR);
     expect(crashy?.attributes).toMatchObject({
@@ -200,6 +212,29 @@ describe('secrets', () => {
   });
 });
 
+describe('reasons', () => {
+  it('telemetry_reasons records the hooks\' reasons and the deny reason, and nothing of the input or output; telemetry_payloads implies it', async () => {
+    for (const options of [{ telemetry_reasons: true }, { telemetry_payloads: true }]) {
+      sdk = testSdk();
+      const runner = new HookRunner(hooks(), { telemetry: { tracer_provider: sdk.tracerProvider }, ...options });
+      await runner.pre(preCall('r1', { command: `deploy --key ${SECRET}` }), { wait_for_shadows: true });
+      await runner.pre(preCall('r2', { command: 'git push --force' }), { wait_for_shadows: true });
+      await runner.close();
+      const reasonOf = (hook: string): unknown => byName('basis_hooks.hook').find((s) => s.attributes['basis_hooks.hook.name'] === hook && s.attributes['basis_hooks.reason'] !== undefined)?.attributes['basis_hooks.reason'];
+      expect(reasonOf('scrub-input')).toBe('key removed');
+      expect(reasonOf('no-force')).toBe('no force-push');
+      expect(reasonOf('watch')).toBe('would deny');
+      expect(byName('basis_hooks.chain').map((s) => s.attributes['basis_hooks.reason'])).toEqual([undefined, 'no force-push']);
+      if (options.telemetry_reasons === true) expect(await everything(sdk)).not.toContain('deploy --key');
+      await sdk.shutdown();
+    }
+  });
+
+  it('refuses a telemetry_reasons that is not a boolean', () => {
+    expect(() => new HookRunner(hooks(), { telemetry_reasons: 'yes' as never })).toThrow(expect.objectContaining({ code: 'invalid_options' }));
+  });
+});
+
 describe('the global API', () => {
   it('records nothing while no SDK is registered, and starts with the first chain after one is', async () => {
     sdk = testSdk();
@@ -289,5 +324,26 @@ describe('a metered component', () => {
       return byName('basis_hooks.hook').at(-1)?.attributes['basis_hooks.fuel.used'];
     })();
     expect(long).toBeGreaterThan(fuel[0] as number);
+  });
+});
+
+describe('policy hooks', () => {
+  it('a CEL and a Cedar hook say in-process isolation (they run on the caller\'s thread), with their decisions', async () => {
+    sdk = testSdk();
+    const dir = await tempDir();
+    await writeFiles(dir, { 'tools.cedar': 'forbid (principal, action, resource) when { context.input.command like "*--force*" };\npermit (principal, action, resource);\n' });
+    const runner = new HookRunner(
+      [
+        { name: 'cel', event: 'pre_tool_use', transport: celTransport({ event: 'pre_tool_use', rules: [{ when: "input.command.startsWith('sudo')", decision: 'deny', reason: 'no sudo' }] }) },
+        { name: 'cedar', event: 'pre_tool_use', transport: cedarTransport({ policies: path.join(dir, 'tools.cedar') }) },
+      ],
+      { telemetry: { tracer_provider: sdk.tracerProvider } },
+    );
+    expect((await runner.pre(preCall('p1', { command: 'git push --force' }))).decision).toBe('deny');
+    await runner.close();
+    expect(byName('basis_hooks.hook').map((s) => [s.attributes['basis_hooks.hook.name'], s.attributes['basis_hooks.isolation'], s.attributes['basis_hooks.decision']])).toEqual([
+      ['cel', 'in-process', 'allow'],
+      ['cedar', 'in-process', 'deny'],
+    ]);
   });
 });

@@ -162,7 +162,9 @@ export class McpHttpGateway {
   // ── requests ────────────────────────────────────────────────────────────────────────────────────
 
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const path = new URL(request.url ?? '/', 'http://gateway').pathname;
+    const target = request.url ?? '/';
+    // The endpoint itself (nearly every request) without parsing a URL; anything else normalised first.
+    const path = target === this.#path || target.startsWith(`${this.#path}?`) ? this.#path : new URL(target, 'http://gateway').pathname;
     const auth = this.#options.auth;
     if (path.startsWith('/.well-known/oauth-protected-resource') && auth !== undefined && request.method === 'GET') {
       const body = JSON.stringify({ resource: auth.resource, authorization_servers: auth.authorizationServers, bearer_methods_supported: ['header'], resource_name: 'basis-hooks MCP gateway' });

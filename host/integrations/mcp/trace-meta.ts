@@ -57,6 +57,8 @@ export class ToolCallTrace {
   readonly #instruments: Instruments | undefined;
   readonly #started = performance.now();
   #upstream: Span | undefined;
+  /** `performance.now()` when the request went to the server. */
+  #forwarded = 0;
   #ended = false;
 
   private constructor(request: JSONRPCRequest, tool: string, instruments: Instruments | undefined) {
@@ -92,6 +94,7 @@ export class ToolCallTrace {
       if (tracer === undefined || this.#span === undefined) return request;
       const attributes: Attributes = { [SEMCONV.mcpMethodName]: 'tools/call', [SEMCONV.genAiToolName]: this.#tool };
       this.#upstream = tracer.startSpan(`tools/call ${this.#tool}`, { kind: SpanKind.CLIENT, attributes }, this.#context);
+      this.#forwarded = performance.now();
       return withTraceMeta(request, trace.setSpan(this.#context, this.#upstream));
     } catch (error) {
       telemetryFailed(error);
@@ -105,11 +108,18 @@ export class ToolCallTrace {
     if (span === undefined) return;
     this.#upstream = undefined;
     try {
-      markAnswer(span, message);
+      this.#clientDuration(markAnswer(span, message));
       span.end();
     } catch (error) {
       telemetryFailed(error);
     }
+  }
+
+  /** `mcp.client.operation.duration` of the hop: the gateway is the server's MCP client. */
+  #clientDuration(errorType: string | undefined): void {
+    const attributes: Attributes = { [SEMCONV.mcpMethodName]: 'tools/call', [SEMCONV.genAiToolName]: this.#tool };
+    if (errorType !== undefined) attributes[SEMCONV.errorType] = errorType;
+    this.#instruments?.mcpClientOperationDuration.record((performance.now() - this.#forwarded) / 1000, attributes);
   }
 
   /** The client got its answer (`message`), or none: the call was cancelled or the gateway stopped. */
@@ -118,9 +128,12 @@ export class ToolCallTrace {
     this.#ended = true;
     try {
       // A hop the server never answered (the call was cancelled, the server went away).
-      this.#upstream?.setAttribute(SEMCONV.errorType, 'cancelled');
-      this.#upstream?.end();
-      this.#upstream = undefined;
+      if (this.#upstream !== undefined) {
+        this.#upstream.setAttribute(SEMCONV.errorType, 'cancelled');
+        this.#upstream.end();
+        this.#upstream = undefined;
+        this.#clientDuration('cancelled');
+      }
       let errorType: string | undefined = 'cancelled';
       if (message === undefined) this.#span?.setAttribute(SEMCONV.errorType, errorType);
       else errorType = markAnswer(this.#span, message);
@@ -143,12 +156,15 @@ function serverAttributes(request: JSONRPCRequest, tool: string): Attributes {
   };
 }
 
-/** Put an answer's outcome on a span: a JSON-RPC error's code, or `tool_error`; returns the `error.type`. */
+/**
+ * Put an answer's outcome on a span: a JSON-RPC error's code, or `tool_error`; returns the `error.type`.
+ * Never the error's message: a server's "invalid params" may quote the input it refused.
+ */
 function markAnswer(span: Span | undefined, message: Answer): string | undefined {
   if ('error' in message) {
     const code = String(message.error.code);
     span?.setAttributes({ [SEMCONV.rpcResponseStatusCode]: code, [SEMCONV.errorType]: code });
-    span?.setStatus({ code: SpanStatusCode.ERROR, message: message.error.message });
+    span?.setStatus({ code: SpanStatusCode.ERROR });
     return code;
   }
   if (message.result.isError === true) {

@@ -199,6 +199,8 @@ export function cedarTransport(options: CedarOptions): CedarTransport {
 
   return {
     kind: 'cedar',
+    // For telemetry (basis_hooks.isolation): evaluated on the caller's thread, as an interceptor is.
+    isolation: 'in-process',
     async load() {
       return (await load()).info;
     },

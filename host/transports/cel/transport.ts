@@ -128,6 +128,8 @@ export function celTransport(options: CelOptions): CelTransport {
 
   return {
     kind: 'cel',
+    // For telemetry (basis_hooks.isolation): evaluated on the caller's thread, as an interceptor is.
+    isolation: 'in-process',
     async load() {
       return (await load()).info;
     },

@@ -25,9 +25,12 @@ export const KILL_DELAY_MS = 150;
 /**
  * After the hook exits, how long to wait for stdout/stderr EOF before deciding with what was read.
  * Everything the hook printed before exiting is already in the pipe; only a descendant that escaped
- * the process group (setsid) can hold it open this long.
+ * the process group (setsid) can hold it open this long. When the period ends, the pipes are still
+ * read for what is already in them before deciding (see `drainThenFinish`).
  */
 export const EXIT_GRACE_MS = 75;
+/** At most this many event-loop turns are spent reading what the pipes still hold once the grace period ended. */
+const DRAIN_TURNS = 20;
 /** After SIGKILL, settle even if the exit is never observed (a process stuck in uninterruptible sleep). */
 const STOP_DEADLINE_MS = 1000;
 
@@ -85,6 +88,8 @@ export function startHook(
   let stopped: StopReason | undefined;
   let finished = false;
   let openStreams = 2;
+  /** Chunks read from stdout and stderr so far (whether the pipes are still delivering). */
+  let chunks = 0;
   let deadline: NodeJS.Timeout | undefined;
 
   const later = (ms: number, fn: () => void): NodeJS.Timeout => {
@@ -134,6 +139,23 @@ export function startHook(
     }
   };
 
+  /*
+   * Decide once the pipes have been read for what is already in them. Node reaps every exited child
+   * whenever any SIGCHLD arrives, so this hook's exit can be seen before the event loop has polled the
+   * pipe its answer already sits in; when the loop is then held past the grace period (a burst of
+   * synchronous spawns, a long callback), the grace timer runs first, in the next turn's timers phase,
+   * before that turn's poll. So the decision waits for a check phase (setImmediate: after the poll,
+   * which reads every ready pipe), and for another while the pipes are still delivering.
+   */
+  const drainThenFinish = (turns: number): void => {
+    const seen = chunks;
+    setImmediate(() => {
+      if (finished) return;
+      if (chunks !== seen && turns > 1) drainThenFinish(turns - 1);
+      else finish(decideSafely());
+    });
+  };
+
   const maybeFinish = (): void => {
     if (exit !== undefined && openStreams === 0) finish(decideSafely());
   };
@@ -155,9 +177,13 @@ export function startHook(
   // A hook may exit without reading its request (EPIPE) or close stdin early: its answer still counts.
   child.stdin.on('error', () => {});
   child.stdout.on('data', (chunk: Buffer) => {
+    chunks += 1;
     if (stdout.push(chunk)) killGroup('SIGKILL');
   });
-  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => {
+    chunks += 1;
+    stderr.push(chunk);
+  });
   for (const stream of [child.stdout, child.stderr]) {
     stream.once('close', () => {
       openStreams -= 1;
@@ -173,7 +199,7 @@ export function startHook(
     // The leader is gone: kill whatever it left behind in its group (background jobs, a grandchild
     // holding stdout), then give the pipes a moment to deliver what was already written.
     killGroup('SIGKILL');
-    later(EXIT_GRACE_MS, () => finish(decideSafely()));
+    later(EXIT_GRACE_MS, () => drainThenFinish(DRAIN_TURNS));
     maybeFinish();
   });
 

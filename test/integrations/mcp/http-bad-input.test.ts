@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../helpers/guests.js';
 import { EVERYTHING } from '../../helpers/mcp.js';
-import { httpGateway, legacyHttpClient, ModernClient, stopAll } from '../../helpers/mcp-http.js';
+import { everythingHttp, httpGateway, legacyHttpClient, ModernClient, stopAll } from '../../helpers/mcp-http.js';
 
 /*
  * Bad input over HTTP gets a clear HTTP or JSON-RPC error and loses nothing: oversized and malformed
@@ -101,6 +101,18 @@ describe('what a request must be', () => {
   });
 });
 
+describe('what a server\'s stream may carry', () => {
+  it('an SSE priming event (an event id and empty data, 2025-11-25) is no message: nothing is dropped or logged for it', async () => {
+    // server-everything's SDK transport primes every response stream this way.
+    const upstream = await everythingHttp();
+    const gateway = await httpGateway(empty, { url: upstream.url });
+    const client = await legacyHttpClient(gateway.url);
+    for (let i = 0; i < 3; i++) expect(await client.callTool({ name: 'echo', arguments: { message: `m${i}` } })).toMatchObject({ content: [{ text: `Echo: m${i}` }] });
+    await client.close();
+    expect(gateway.err()).not.toMatch(/not JSON|dropped/);
+  });
+});
+
 describe('load, disconnects, slow and lying servers', () => {
   it('a flood beyond --max-in-flight gets 503 with Retry-After; the calls in flight finish, and later ones are served', async () => {
     const gateway = await httpGateway(empty, { server: HOSTILE }, ['--max-in-flight', '2']);
@@ -143,6 +155,46 @@ describe('load, disconnects, slow and lying servers', () => {
     const gateway = await httpGateway(empty, { server: HOSTILE }, ['--upstream-timeout', '300']);
     const call = modernCall(1, 'slow', { ms: 3000, text: 'late' });
     expect(await send(gateway.url, { method: 'POST', headers: call.headers, body: call.body })).toMatchObject({ status: 200, body: { id: 1, error: { code: -32001, message: expect.stringContaining('did not answer within 300 ms') } } });
+  });
+
+  it('a kept-alive connection the server resets as a call arrives (its idle-timeout race): the call is sent again on a fresh connection, once', async () => {
+    const served = new WeakSet<object>();
+    const calls: string[] = [];
+    let resets = 0;
+    const server = http.createServer((request, response) => {
+      if (request.method !== 'POST') return void response.writeHead(405, { allow: 'POST' }).end();
+      const reused = served.has(request.socket);
+      served.add(request.socket);
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      request.on('end', () => {
+        const message = JSON.parse(body) as { id?: number; method: string; params?: { name?: string; arguments?: { text?: string } } };
+        const json = (value: unknown): void => void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+        if (message.id === undefined) return void response.writeHead(202).end();
+        if (message.method === 'server/discover') return void response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request' } }));
+        if (message.method === 'initialize') return json({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'resetting', version: '1' } } });
+        if (message.method === 'tools/list') return json({ jsonrpc: '2.0', id: message.id, result: { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] } });
+        calls.push(`${reused ? 'reused' : 'fresh'}:${message.params?.arguments?.text ?? ''}`);
+        // The first call that arrives on a kept-alive connection finds it reset, as when the
+        // server's idle timeout closed it just then.
+        if (reused && resets === 0) {
+          resets++;
+          request.socket.resetAndDestroy();
+          return;
+        }
+        json({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: `echo: ${message.params?.arguments?.text ?? ''}` }] } });
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const gateway = await httpGateway(empty, { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp` });
+    const client = await legacyHttpClient(gateway.url);
+    expect(await client.callTool({ name: 'echo', arguments: { text: 'one' } })).toMatchObject({ content: [{ text: 'echo: one' }] });
+    expect(await client.callTool({ name: 'echo', arguments: { text: 'two' } })).toMatchObject({ content: [{ text: 'echo: two' }] });
+    expect(resets).toBe(1);
+    // Reset once on the reused connection, then served on a fresh one; never more than once.
+    expect(calls.filter((c) => c.endsWith(':one'))).toEqual(['reused:one', 'fresh:one']);
+    await client.close();
   });
 
   it('an HTTP server that lies (answers another id, breaks off, errors without a body, sends too much): each call gets a clear error, the next one works', async () => {

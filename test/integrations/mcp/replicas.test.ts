@@ -159,8 +159,8 @@ describe.skipIf(HAPROXY === undefined)(`two replicas behind HAProxy${HAPROXY ===
     const replicaB = await httpGateway(b.config, { url: upstream.url }, flags);
     const lb = await startHaproxy([replicaA.url, replicaB.url]);
     const client = await ModernClient.http(lb, { capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } });
-    const answers: Array<Record<string, unknown>> = [];
-    for (let i = 0; i < 20; i++) answers.push(await client.call('tools/call', { name: 'echo', arguments: { text: `n${i}` } }));
+    // 20 calls at once: each spawns the recording hook on whichever replica takes it.
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => client.call('tools/call', { name: 'echo', arguments: { text: `n${i}` } })));
     answers.forEach((answer, i) => expect(answer).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: `echo: n${i}` }] }));
     const [onA, onB] = [recorded(a.log), recorded(b.log)];
     expect(onA.length).toBeGreaterThan(0);
@@ -221,7 +221,8 @@ describe.skipIf(NGINX === undefined)(`two replicas behind nginx${NGINX === undef
     const replicaB = await httpGateway(b.config, { url: upstream.url }, flags);
     const lb = await startNginx([replicaA.url, replicaB.url]);
     const client = await ModernClient.http(lb);
-    for (let i = 0; i < 12; i++) expect(await client.call('tools/call', { name: 'echo', arguments: { text: `m${i}` } })).toMatchObject({ content: [{ type: 'text', text: `echo: m${i}` }] });
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => client.call('tools/call', { name: 'echo', arguments: { text: `m${i}` } })));
+    answers.forEach((answer, i) => expect(answer).toMatchObject({ content: [{ type: 'text', text: `echo: m${i}` }] }));
     const [onA, onB] = [recorded(a.log), recorded(b.log)];
     expect(onA.length).toBeGreaterThan(0);
     expect(onB.length).toBeGreaterThan(0);

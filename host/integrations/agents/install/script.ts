@@ -1,5 +1,6 @@
 import { AGENT_NAMES, type AgentName } from '../names.js';
 import { agentDialect } from '../registry.js';
+import { TRACE_SH } from '../trace-env.js';
 
 /** Where install writes the client script, relative to the project (or the home directory for `--scope user`). */
 export const CLIENT_SCRIPT = '.basis-hooks/hook.sh';
@@ -80,7 +81,8 @@ function launcher(command: string | undefined): string {
  * The command-hook client every agent runs, as a POSIX shell script (committable: no absolute path
  * unless one was given). Per event:
  *
- * 1. the event goes to the resident server with `curl --unix-socket` (a ~5 ms client); its answer is
+ * 1. the event goes to the resident server with `curl --unix-socket` (a ~5 ms client), with the agent's
+ *    trace context (`TRACEPARENT`/`TRACESTATE`, see trace-env.ts) as headers; its answer is
  *    printed as the agent reads it (status 200: stdout, exit 0; 409, for the agents whose block is
  *    exit 2: stderr, exit 2);
  * 2. no server (curl cannot connect, or there is no curl): the chain runs in-process
@@ -118,10 +120,12 @@ case "$agent" in ${exit2Agents().join('|')}) exit2=1 ;; *) exit2=0 ;; esac
 case "$agent" in ${jsonOnlyAgents().join('|')}) json_only=1 ;; *) json_only=0 ;; esac
 ${launcher(options.command)}
 event=$(cat)
+# The agent's trace (TRACEPARENT, as Claude Code sets it for its hooks while it traces), for the server's spans.
+${TRACE_SH}
 # No socket file: no server, and no curl to start.
 if [ -S "$sock" ]; then
   out=$(printf '%s' "$event" | curl -sS --fail-with-body --connect-timeout 1 --max-time ${String(options.timeoutSeconds)} --unix-socket "$sock" \\
-    -H 'Content-Type: application/json' --data-binary @- "http://localhost/v1/hook/$agent" 2>/dev/null)
+    -H 'Content-Type: application/json' \${tp:+-H "$tp"} \${ts:+-H "$ts"} --data-binary @- "http://localhost/v1/hook/$agent" 2>/dev/null)
   rc=$?
 else
   rc=7

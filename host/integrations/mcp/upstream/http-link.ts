@@ -1,5 +1,6 @@
 import http, { type ClientRequest, type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import type { JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Era } from '../era.js';
 import { readText, type Incoming } from '../jsonrpc/read.js';
@@ -61,6 +62,7 @@ export class HttpLink implements UpstreamLink {
   #protocolVersion: string | undefined;
   #closed: string | undefined;
   #listening: ClientRequest | undefined;
+  #target: http.RequestOptions | undefined;
 
   constructor(options: HttpLinkOptions) {
     this.label = options.label;
@@ -142,9 +144,10 @@ export class HttpLink implements UpstreamLink {
   }
 
   #request(method: string, headers: Record<string, string>, onResponse: (response: IncomingMessage) => void): ClientRequest {
-    const url = this.#options.url;
-    const send = url.protocol === 'https:' ? https.request : http.request;
-    return send(url, { method, headers, ...(this.#options.agent === undefined ? {} : { agent: this.#options.agent }) }, onResponse);
+    // The URL's parts once per link, not once per request (http.request(url, …) converts the URL every time).
+    const target = (this.#target ??= { ...urlToHttpOptions(this.#options.url), ...(this.#options.agent === undefined ? {} : { agent: this.#options.agent }) });
+    const send = this.#options.url.protocol === 'https:' ? https.request : http.request;
+    return send({ ...target, method, headers }, onResponse);
   }
 
   #post(request: JSONRPCRequest, id: number, extra?: Readonly<Record<string, string>>): void {
@@ -153,20 +156,27 @@ export class HttpLink implements UpstreamLink {
         ? mirroredHeaders(request, request.method === 'tools/call' ? (this.#options.paramHeaders?.(String((request.params as { name?: unknown } | undefined)?.name)) ?? []) : [])
         : {};
     const body = JSON.stringify(request);
+    const headers = this.#headers({ ...mirrored, ...extra });
     const fail = (error: UpstreamError): void => {
       this.#requests.delete(id);
       this.#pending.fail(id, error);
     };
-    const outgoing = this.#request('POST', this.#headers({ ...mirrored, ...extra }), (response) => {
-      if (request.method === 'initialize') this.#learnSession(response);
-      this.#response(response, id, request, fail);
-    });
-    this.#requests.set(id, outgoing);
-    outgoing.once('error', (error) => {
-      if (!this.#requests.has(id)) return; // given up: destroyed on purpose
-      fail(new UpstreamError('unreachable', `could not reach ${this.label} (${error.message})`, { cause: error }));
-    });
-    outgoing.end(body);
+    const send = (retry: boolean): void => {
+      let answered = false;
+      const outgoing = this.#request('POST', headers, (response) => {
+        answered = true;
+        if (request.method === 'initialize') this.#learnSession(response);
+        this.#response(response, id, request, fail);
+      });
+      this.#requests.set(id, outgoing);
+      outgoing.once('error', (error) => {
+        if (this.#requests.get(id) !== outgoing) return; // given up: destroyed on purpose
+        if (isStaleConnection(outgoing, error, answered) && retry) return send(false);
+        fail(new UpstreamError('unreachable', `could not reach ${this.label} (${error.message})`, { cause: error }));
+      });
+      outgoing.end(body);
+    };
+    send(true);
   }
 
   #learnSession(response: IncomingMessage): void {
@@ -179,9 +189,13 @@ export class HttpLink implements UpstreamLink {
     const type = mediaType(response);
     if (status === 200 && type === 'text/event-stream') {
       let settled = false;
+      let grace: NodeJS.Timeout | undefined;
       const parser = new SseParser(
         this.#options.maxMessageBytes,
         (data) => {
+          // An event with empty data primes the client for resumption (2025-11-25 Streamable HTTP:
+          // "an event ID and an empty data field"): it carries no message.
+          if (data === '') return;
           const incoming = readText(data);
           if (incoming.kind === 'answer' && incoming.message.id === id) settled = true;
           this.#fromStream(id, incoming);
@@ -189,7 +203,7 @@ export class HttpLink implements UpstreamLink {
             // Answered: the server ends the stream now (the spec's SHOULD); one that keeps it open
             // is cut off after a grace period. Not at once: ending it ourselves would close the
             // connection, which keep-alive reuses for the next request.
-            setTimeout(() => response.destroy(), STREAM_GRACE_MS).unref();
+            grace = setTimeout(() => response.destroy(), STREAM_GRACE_MS).unref();
           }
         },
         (bytes) => fail(new UpstreamError('bad_answer', `${this.label} sent an event of ${bytes} bytes on the answer's stream, over the gateway's --max-message-bytes; it was not read`)),
@@ -197,6 +211,7 @@ export class HttpLink implements UpstreamLink {
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => parser.push(chunk));
       response.once('end', () => {
+        clearTimeout(grace);
         parser.end();
         if (!settled) fail(new UpstreamError('closed', `${this.label} closed the answer's stream without answering`));
       });
@@ -252,16 +267,21 @@ export class HttpLink implements UpstreamLink {
   }
 
   /** POST a notification or an answer: the server says 202. */
-  #postOneWay(message: JSONRPCMessage): Promise<void> {
+  #postOneWay(message: JSONRPCMessage, retry = true): Promise<void> {
     if (this.#closed !== undefined) return Promise.reject(new Error(this.#closed));
     return new Promise((resolve, reject) => {
+      let answered = false;
       const outgoing = this.#request('POST', this.#headers(this.#options.era === 'modern' ? { 'mcp-protocol-version': '2026-07-28', ...('method' in message ? { 'mcp-method': message.method } : {}) } : undefined), (response) => {
+        answered = true;
         response.resume();
         if (response.statusCode === 202 || response.statusCode === 200) resolve();
         else reject(new Error(`${this.label} refused the message with HTTP ${String(response.statusCode)}`));
         if ('method' in message && message.method === 'notifications/initialized' && response.statusCode === 202) this.#listen();
       });
-      outgoing.once('error', reject);
+      outgoing.once('error', (error) => {
+        if (retry && isStaleConnection(outgoing, error, answered)) this.#postOneWay(message, false).then(resolve, reject);
+        else reject(error);
+      });
       outgoing.end(JSON.stringify(message));
     });
   }
@@ -280,6 +300,7 @@ export class HttpLink implements UpstreamLink {
       const parser = new SseParser(
         this.#options.maxMessageBytes,
         (data) => {
+          if (data === '') return; // a priming event (see #response)
           const incoming = readText(data);
           if (incoming.kind === 'request' || incoming.kind === 'notification') this.onServerMessage?.(incoming.message);
           else this.#log(`${this.label} sent ${incoming.kind === 'answer' ? 'an answer' : incoming.reason} on its GET stream (dropped)`);
@@ -302,6 +323,16 @@ export class HttpLink implements UpstreamLink {
   #log(line: string): void {
     this.onLog?.(line);
   }
+}
+
+/**
+ * Whether a request failed only because the kept-alive connection it was sent on had just been closed
+ * by the server (reset before any answer began): the race every keep-alive client has with a server's
+ * idle timeout, and more likely the longer the gateway's event loop lags. The server never read such
+ * a request, so it is sent once more on a fresh connection (Node's documented remedy: `reusedSocket`).
+ */
+function isStaleConnection(outgoing: ClientRequest, error: Error, answered: boolean): boolean {
+  return outgoing.reusedSocket && !answered && (error as NodeJS.ErrnoException).code === 'ECONNRESET';
 }
 
 /** Read a whole body as text, or `undefined` when it is over `maxBytes` (then discarded as it streams). */
