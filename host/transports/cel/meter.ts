@@ -85,29 +85,43 @@ function isMap(value: unknown): boolean {
  */
 export function deepSize(value: unknown, within: number): number {
   let total = 0;
-  const stack: unknown[] = [value];
-  while (stack.length > 0 && total <= within) {
-    const item = stack.pop();
+  const pending: object[] = [];
+  // Strings and scalars are counted where they are met; only containers wait their turn.
+  const count = (item: unknown): void => {
     if (typeof item === 'string') total += item.length;
-    else if (item === null || typeof item !== 'object') total += 1;
-    else if (Array.isArray(item)) {
+    else if (item instanceof Uint8Array) total += item.length;
+    else if (item !== null && typeof item === 'object') {
       total += 1;
-      for (const element of item) {
+      pending.push(item);
+    } else total += 1;
+  };
+  count(value);
+  while (pending.length > 0 && total <= within) {
+    const item = pending.pop() as object;
+    if (Array.isArray(item)) {
+      for (let i = 0; i < item.length && total <= within; i++) {
         total += 1;
-        stack.push(element);
+        count(item[i]);
       }
-    } else if (item instanceof Uint8Array) total += item.length;
-    else if (item instanceof Map) {
-      total += 1;
+    } else if (item instanceof Map) {
       for (const [key, entry] of item) {
+        if (total > within) break;
         total += 1;
-        stack.push(key, entry);
+        count(key);
+        count(entry);
+      }
+    } else if (item instanceof Set) {
+      for (const entry of item) {
+        if (total > within) break;
+        total += 1;
+        count(entry);
       }
     } else {
-      total += 1;
-      for (const key of Object.keys(item)) {
+      for (const key in item) {
+        if (total > within) break;
+        if (!Object.hasOwn(item, key)) continue;
         total += 1 + key.length;
-        stack.push((item as Record<string, unknown>)[key]);
+        count((item as Record<string, unknown>)[key]);
       }
     }
   }
