@@ -6,14 +6,12 @@
  * only while its `--enable-experimental-regexp-engine` flag is on, and a linear `RegExp` once made runs
  * whatever the flag says later; so the flag is turned on for the moment a pattern is compiled and put
  * back as it was at once ({@link linearRegExp}). Nothing else of the process sees it: its own regular
- * expressions are compiled and run as before. (V8's other switch, a fallback to the linear engine for
- * any regular expression that backtracks too much, would be the process's for good — and that engine's
- * captures, even its matches, can differ from the backtracking engine's: test/transports/cel/regex.test.ts
- * shows a host regular expression whose `exec` answers differently once it is on. Whether a pattern
- * matches at all never differs, which is all `matches` asks.)
+ * expressions are compiled and run as before (test/transports/cel/regex.test.ts). V8's other switch,
+ * a fallback to the linear engine for any regular expression that backtracks too much, would be the
+ * process's for good: it is not used.
  *
- * A pattern the linear engine cannot run (backreferences, lookaround, large counted repetitions — none
- * of which RE2 has either) is refused. The engine is slow (tens to hundreds of ns per character and
+ * A pattern the linear engine cannot run (backreferences, lookaround, counted repetitions copied more
+ * than 16 times over — none of which RE2 has, or RE2 limits too) is refused, naming the pattern. The engine is slow (tens to hundreds of ns per character and
  * automaton state), so the shape of each pattern is read once (pattern.ts): a plain literal is answered
  * with `includes`/`startsWith`/`endsWith`, a literal every match contains is looked for first, captures
  * are compiled as plain groups, and the pattern's weight prices a match in the cost model.

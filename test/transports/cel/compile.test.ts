@@ -65,6 +65,11 @@ describe('CEL at load: what is refused, and where', () => {
   it('a matches pattern that cannot run in linear time is refused (backreference, lookaround), with its column', () => {
     expect(refused("input.command.matches('(a)\\\\1')")).toMatchObject({ problem: 'regex', location: { column: 23 } });
     expect(refused("input.command.matches('(?<=x)y')").problem).toBe('regex');
+    // The message names the pattern; a typed PolicyError, refused before any call.
+    const counted = refused("input.command.matches('x{17}')");
+    expect(counted).toMatchObject({ code: 'policy_invalid', problem: 'regex' });
+    expect(counted.message).toContain(JSON.stringify('x{17}'));
+    expect(refused("input.command.matches('(?P<n>x)')").message).toContain('(?P<n>x)');
   });
 
   it('a cost over the limit is refused: a constant one, one growing with the square of the call, one too steep for a 1 KiB call', () => {
