@@ -63,7 +63,37 @@ export function foldCase(pattern: string): string {
   return out;
 }
 
-/** A character class starting at `start` (its `[`), with the other case of its letters added. */
+/** The one character a class escape stands for (`\x41`, `\u0062`, `\-`, `\n`), or undefined (`\d`, octal, unknown). */
+function escapedChar(pattern: string, at: number, length: number): string | undefined {
+  const kind = pattern[at] ?? '';
+  if ((kind === 'x' && length === 3) || (kind === 'u' && length === 5)) return String.fromCharCode(Number.parseInt(pattern.slice(at + 1, at + length), 16));
+  if (length !== 1) return undefined;
+  const control: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t', f: '\f', v: '\v', b: '\b' };
+  if (control[kind] !== undefined) return control[kind];
+  if (/^[0-9dDsSwWck]$/.test(kind)) return undefined;
+  return kind;
+}
+
+/** One atom of a class at `i`: its text, the character it stands for when it is one, and where it ends. */
+function classAtom(pattern: string, i: number): { text: string; char: string | undefined; end: number } {
+  const char = pattern[i] as string;
+  if (char !== '\\') return { text: char, char, end: i + 1 };
+  const length = escapeLength(pattern, i + 1);
+  return { text: pattern.slice(i, i + 1 + length), char: escapedChar(pattern, i + 1, length), end: i + 1 + length };
+}
+
+/** The letters of `from`–`to` in the other case, as class ranges (`X-c` → `x-zA-C`). */
+function swappedRange(from: number, to: number): string {
+  let out = '';
+  for (const [low, high, shift] of [[65, 90, 32], [97, 122, -32]] as const) {
+    const a = Math.max(from, low);
+    const b = Math.min(to, high);
+    if (a <= b) out += `${String.fromCharCode(a + shift)}-${String.fromCharCode(b + shift)}`;
+  }
+  return out;
+}
+
+/** A character class starting at `start` (its `[`), with the other case of its letters and ranges added. */
 function foldClass(pattern: string, start: number): { text: string; end: number } {
   let i = start + 1;
   let body = '';
@@ -72,26 +102,24 @@ function foldClass(pattern: string, start: number): { text: string; end: number 
     body += '^';
     i += 1;
   }
+  // A `-` written last stays a `-` only while nothing follows it: escaped when the other cases are added after it.
+  let dashLast = false;
   while (i < pattern.length && pattern[i] !== ']') {
-    const char = pattern[i] as string;
-    if (char === '\\') {
-      const length = escapeLength(pattern, i + 1);
-      const letter = escapedLetter(pattern, i + 1, length);
-      body += pattern.slice(i, i + 1 + length);
-      if (letter !== undefined && pattern[i + 1 + length] !== '-') extra += swapCase(letter);
-      i += 1 + length;
+    const first = classAtom(pattern, i);
+    dashLast = false;
+    if (pattern[first.end] === '-' && first.end + 1 < pattern.length && pattern[first.end + 1] !== ']') {
+      const second = classAtom(pattern, first.end + 1);
+      body += `${first.text}-${second.text}`;
+      // A range between two characters: the other case of every letter in it.
+      if (first.char !== undefined && second.char !== undefined) extra += swappedRange(first.char.charCodeAt(0), second.char.charCodeAt(0));
+      i = second.end;
       continue;
     }
-    const to = pattern[i + 2];
-    if (pattern[i + 1] === '-' && to !== undefined && to !== ']') {
-      body += pattern.slice(i, i + 3);
-      if (LETTER.test(char) && LETTER.test(to) && (char <= 'Z') === (to <= 'Z')) extra += `${swapCase(char)}-${swapCase(to)}`;
-      i += 3;
-      continue;
-    }
-    body += char;
-    if (LETTER.test(char)) extra += swapCase(char);
-    i += 1;
+    body += first.text;
+    dashLast = first.text === '-';
+    if (first.char !== undefined && LETTER.test(first.char)) extra += swapCase(first.char);
+    i = first.end;
   }
+  if (dashLast && extra !== '') body = `${body.slice(0, -1)}\\-`;
   return { text: `[${body}${extra}]`, end: Math.min(i + 1, pattern.length) };
 }

@@ -109,7 +109,7 @@ const char = fc.constantFrom('a', 'b', 'c', 'A', '-', '/', ' ', 'x');
 const atom: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: char },
   { weight: 1, arbitrary: fc.constantFrom('\\.', '\\*', '\\-', '\\/', '\\n', '\\t', '\\x41', '\\u0062') },
-  { weight: 2, arbitrary: fc.constantFrom('.', '\\s', '\\S', '\\d', '\\w', '\\W', '\\b', '[ab]', '[^a]', '[a-c]', '[A-Z-]', '[\\s\\S]', '[^\\w/]', '[x\\-]') },
+  { weight: 2, arbitrary: fc.constantFrom('.', '\\s', '\\S', '\\d', '\\w', '\\W', '\\b', '[ab]', '[^a]', '[a-c]', '[A-Z-]', '[\\s\\S]', '[^\\w/]', '[x\\-]', '[X-c]', '[\\x41-\\x43]', '[+-b]', '[a-]', '[-a]', '[^-B]', '[\\u0061-c]', '[/-\\-a]') },
   { weight: 1, arbitrary: fc.constantFrom('^', '$') },
 );
 const quantifier = fc.constantFrom('', '', '', '*', '+', '?', '{2}', '{1,3}', '{0,2}', '{2,}', '*?', '+?');
