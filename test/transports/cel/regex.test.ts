@@ -7,23 +7,28 @@
  * linear `RegExp` of the pattern does (properties over generated patterns and texts); a pattern's
  * weight stays within the bound the cost model assumes for a pattern known only when the call runs.
  */
+import { syncBuiltinESMExports } from 'node:module';
+import v8 from 'node:v8';
 import fc from 'fast-check';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { celTransport, HookRunner } from '../../../host/index.js';
+import { MAX_WEIGHT_PER_CHAR } from '../../../host/transports/cel/cost.js';
+import { compilePattern, linearRegExp } from '../../../host/transports/cel/regex.js';
 
-// Observed, not replaced: every V8 flag the CEL transport sets goes through to V8 and is recorded.
-const flagsSet = vi.hoisted((): string[] => []);
-vi.mock('node:v8', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:v8')>();
-  const setFlagsFromString = (flags: string): void => {
-    flagsSet.push(flags);
-    real.setFlagsFromString(flags);
-  };
-  return { ...real, default: { ...real, setFlagsFromString }, setFlagsFromString };
+// Observed, not replaced: every V8 flag set from here on goes through to V8 and is recorded. (The
+// suite's workers share modules between files, so node:v8's export is rewrapped in place rather than
+// mocked: a module imported earlier sees the wrapper too.)
+const flagsSet: string[] = [];
+const setFlags = v8.setFlagsFromString;
+v8.setFlagsFromString = (flags: string): void => {
+  flagsSet.push(flags);
+  setFlags(flags);
+};
+syncBuiltinESMExports();
+afterAll(() => {
+  v8.setFlagsFromString = setFlags;
+  syncBuiltinESMExports();
 });
-
-const { compilePattern, linearRegExp } = await import('../../../host/transports/cel/regex.js');
-const { MAX_WEIGHT_PER_CHAR } = await import('../../../host/transports/cel/cost.js');
-const { celTransport, HookRunner } = await import('../../../host/index.js');
 
 function linearFlagAccepted(): boolean {
   try {
