@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isPolicyError, type PolicyError } from '../../../host/errors/index.js';
-import { CelFailure, compileExpression, type CelExpression, type CompileOptions } from '../../../host/transports/cel/compile.js';
+import { CelFailure, compileExpression, DEFAULT_COST_LIMIT, type CelExpression, type CompileOptions } from '../../../host/transports/cel/compile.js';
 import { lastCost } from '../../../host/transports/cel/meter.js';
 import { loadCelEngine } from '../../../host/transports/cel/engine.js';
 import { N } from '../../../host/transports/cel/cost.js';
@@ -133,6 +133,10 @@ describe('CEL on a call: errors and the cost limit', () => {
     const huge = 'a'.repeat(1_100_000);
     expect(compile("input.text.contains('needle')").evaluate(vars({ text: huge }))).toMatchObject({ ok: false, failure: { code: 'timeout' } });
     expect(compile("(input.text + input.text).size() > 3").evaluate(vars({ text: huge }))).toMatchObject({ ok: false, failure: { code: 'timeout' } });
+    // Nested comprehensions (the inner one over a literal: linear in the call) stop inside the inner loop.
+    const nested = compile("input.items.exists(i, ['a', 'b', 'c', 'd'].exists(j, i + j == 'zz'))");
+    expect(nested.evaluate(vars({ items: Array.from({ length: 200_000 }, (_, i) => `item-${i}`) }))).toMatchObject({ ok: false, failure: { code: 'timeout' } });
+    expect(lastCost()).toBeLessThan(DEFAULT_COST_LIMIT + 50);
     // An equality reads all of both sides: a list of many short strings is charged for everything in it.
     const many = Array.from({ length: 400_000 }, () => 'ab');
     expect(compile("input.items == ['x']").evaluate(vars({ items: many }))).toMatchObject({ ok: false, failure: { code: 'timeout' } });
