@@ -77,11 +77,13 @@ export const UNIT: readonly string[] = [
   'test/telemetry/propagation.test.ts',
   'test/transports/cedar/head.test.ts',
   'test/transports/cedar/json-position.test.ts',
+  'test/transports/cedar/preparsed.test.ts',
   'test/transports/cedar/scope.test.ts',
   'test/transports/cedar/slice.test.ts',
   'test/transports/cedar/transport.test.ts',
   'test/transports/cel/compile.test.ts',
   'test/transports/cel/guard.test.ts',
+  'test/transports/cel/regex.test.ts',
   'test/transports/cel/transport.test.ts',
   'test/transports/component/wit-codec.test.ts',
 ];
