@@ -3,9 +3,9 @@
  * face, start a process, a worker or a built guest.
  *
  * The unit check here is static and cheap: a unit file's own text must not import `child_process` or
- * `worker_threads`, ask for worker isolation, read the built `dist/`, name node's binary (`process.execPath`, how a test
- * gives a subprocess hook its command), or call a test helper that spawns (the CLI, an MCP server or
- * gateway, an agent client) or builds or loads guests. It reads the file, not what it imports: the
+ * `worker_threads`, ask for worker isolation, read the built `dist/`, name node's binary
+ * (`process.execPath`, how a test gives a subprocess hook its command), or call a test helper that
+ * spawns (the CLI, an MCP server or gateway, an agent client) or builds or loads guests. It reads the file, not what it imports: the
  * helpers those names come from also export plain constants that unit files use (`ROOT`), and host/
  * imports child_process for every user of the subprocess transport. What text cannot show (a hook
  * config whose `command` the runner spawns, a library call that starts a worker) the unit project's
@@ -51,7 +51,7 @@ describe('test layers (test/layers.ts)', () => {
     const unlisted = files.filter((f) => !where.has(f));
     const twice = [...where].filter(([, layers]) => layers.length > 1).map(([f, layers]) => `${f} (${layers.join(', ')})`);
     const missing = [...where.keys()].filter((f) => !files.includes(f));
-    expect({ unlisted, twice, missing }).toStrictEqual({ unlisted: [], twice: [], missing: [] });
+    expect({ unlisted, twice, missing }, 'every test file goes in exactly one list of test/layers.ts (its header says which)').toStrictEqual({ unlisted: [], twice: [], missing: [] });
   });
 
   it('has no unit file that, on its face, starts a process, a worker or a built guest', () => {
@@ -59,6 +59,6 @@ describe('test layers (test/layers.ts)', () => {
       const text = readFileSync(join(ROOT, file), 'utf8');
       return FORBIDDEN.filter(([pattern]) => pattern.test(text)).map(([, what]) => `${file}: ${what}`);
     });
-    expect(offences).toStrictEqual([]);
+    expect(offences, 'a unit file starts nothing: list these under INTEGRATION or E2E in test/layers.ts').toStrictEqual([]);
   });
 });
