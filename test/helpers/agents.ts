@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentName, AgentReply } from '../../host/integrations/agents/index.js';
@@ -36,27 +35,8 @@ export function blocksIn(agent: AgentName, reply: AgentReply): boolean {
   }
 }
 
-/** A finished process: its status and output, as an agent reply. */
-export interface Ran {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Run a program with stdin; resolves when it exits. */
-export function runWith(file: string, args: readonly string[], stdin: string, options: { readonly env?: NodeJS.ProcessEnv; readonly cwd?: string } = {}): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, [...args], { stdio: ['pipe', 'pipe', 'pipe'], env: options.env ?? process.env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.on('error', () => {});
-    child.stdin.end(stdin);
-  });
-}
+import type { Ran } from './run.js';
+export { runWith, type Ran } from './run.js';
 
 /** A finished process as an agent reply (a signal is exit -1: never a block). */
 export function asReply(ran: Ran): AgentReply {

@@ -4,7 +4,6 @@
  * while the stream is read. The page carries every row the stream calls for, its figures agree with
  * `audit --json`, and it opens in chromium with the table filled.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, createWriteStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { AUDIT_SCHEMA_VERSION } from '../../host/index.js';
 import { CLI } from '../cli/cli.js';
 import { tempDir } from '../helpers/temp.js';
+import { runWith, type Ran } from '../helpers/run.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const REQUIRED = process.env['BASIS_HOOKS_REQUIRE_TOOLCHAINS'] === '1';
@@ -53,16 +53,8 @@ async function writeStream(file: string): Promise<{ chains: number; notable: num
   return { chains, notable, clean };
 }
 
-function run(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(args: readonly string[]): Promise<Ran> {
+  return runWith(process.execPath, [`--max-old-space-size=${HEAP_MB}`, CLI, ...args]);
 }
 
 describe('audit --html on a 100 MB stream', () => {

@@ -18,6 +18,7 @@ import { clientScript } from '../../host/integrations/agents/install/script.js';
 import { TRACE_SH, traceHeaders } from '../../host/integrations/agents/trace-env.js';
 import { CLI } from '../helpers/mcp.js';
 import { OtlpReceiver } from '../helpers/otlp-receiver.js';
+import { runWith, type Ran } from '../helpers/run.js';
 
 const SPAN = 'b7ad6b7169203331';
 const traceOf = (n: number): string => `${String(n).padStart(2, '0')}f7651916cd43dd8448eb211c80319c`;
@@ -30,17 +31,8 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** Run a client with the event on stdin and `env` added; its exit status and output. */
-function run(argv: readonly string[], env: NodeJS.ProcessEnv, stdin: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(argv[0] as string, argv.slice(1), { cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+function run(argv: readonly string[], env: NodeJS.ProcessEnv, stdin: string, cwd: string): Promise<Ran> {
+  return runWith(argv[0] as string, argv.slice(1), stdin, { cwd, env: { ...process.env, ...env } });
 }
 
 async function startServe(config: string, socket: string, receiver: OtlpReceiver): Promise<{ child: ChildProcess; log: () => string }> {

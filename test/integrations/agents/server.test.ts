@@ -6,6 +6,7 @@ import type { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settingsCommand } from '../../../host/integrations/agents/install/script.js';
 import { CLI } from '../../helpers/mcp.js';
+import { runWith, type Ran } from '../../helpers/run.js';
 
 /* `basis-hooks serve`, `hook --agent` and `install --agent`, as processes. */
 
@@ -19,30 +20,12 @@ const CLAUDE_PRE = JSON.stringify({ session_id: 's', cwd: '/tmp', hook_event_nam
 const answer = (decision: object): string => `cat >/dev/null; printf '%s\\n' '${JSON.stringify(decision)}'`;
 const config = (decision: object): string => JSON.stringify({ hook_schema: 1, hooks: [{ name: 'h', event: 'pre_tool_use', command: ['sh', '-c', answer(decision)] }] });
 
-function run(args: readonly string[], stdin = '', env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+function run(args: readonly string[], stdin = '', env: NodeJS.ProcessEnv = process.env): Promise<Ran> {
+  return runWith(process.execPath, [CLI, ...args], stdin, { env });
 }
 
-function sh(script: string, args: readonly string[], stdin: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', [script, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+function sh(script: string, args: readonly string[], stdin: string, env: NodeJS.ProcessEnv): Promise<Ran> {
+  return runWith('/bin/sh', [script, ...args], stdin, { env });
 }
 
 async function startServe(configFile: string, socket: string): Promise<{ child: ChildProcessByStdio<Writable, Readable, Readable>; log: () => string }> {

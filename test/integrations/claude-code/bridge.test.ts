@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureGuestsBuilt, guestBuildDir, ROOT } from '../../helpers/guests.js';
 import { CLI } from '../../helpers/mcp.js';
+import { runWith } from '../../helpers/run.js';
 
 /*
  * `basis-hooks claude-code` as Claude Code runs it: a process per event, the event on stdin, the
@@ -51,17 +52,7 @@ function cli(args: readonly string[], stdin: string): Promise<Run> {
 }
 
 function run(argv: readonly string[], stdin: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...argv], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.on('error', () => {});
-    child.stdin.end(stdin);
-  });
+  return runWith(process.execPath, argv, stdin);
 }
 
 const session = { session_id: 'sess-1', transcript_path: '/home/u/.claude/projects/x/sess-1.jsonl', cwd: '/tmp', permission_mode: 'default' };

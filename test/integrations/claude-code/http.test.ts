@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureGuestsBuilt, guestBuildDir } from '../../helpers/guests.js';
 import { CLI } from '../../helpers/mcp.js';
+import { runWith, type Ran } from '../../helpers/run.js';
 
 /* `basis-hooks claude-code --http`: Claude Code's `type: "http"` hooks, one server, many events. */
 
@@ -160,14 +161,6 @@ async function fetchStream(url: string, total: number, headers: Record<string, s
   }
 }
 
-function runCli(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function runCli(args: readonly string[]): Promise<Ran> {
+  return runWith(process.execPath, [CLI, ...args]);
 }
