@@ -31,6 +31,12 @@ export interface PoolOptions<A, R> {
   readonly closeWhenEmpty?: boolean;
   /** How long a worker polls for its next job after a reply before it sleeps (µs; default 0). */
   readonly spinUs?: number;
+  /**
+   * How long the caller polls for a job's reply before it awaits it (µs, never past the job's
+   * deadline; default 0). Blocks the caller's thread meanwhile: a reply within it costs no wake-up
+   * of that thread and is answered without a promise.
+   */
+  readonly callerSpinUs?: number;
 }
 
 /** A component the pool runs: what each worker instantiates for it, and its calls' deadline. */

@@ -9,6 +9,8 @@ import { runnableEntry, startWorker, timedOut, type Hand, type Job, type PoolCom
 export { PoolExecutor } from './pool-executor.js';
 export type { PoolComponent, PoolOptions, ProgramResult } from './pool-parts.js';
 
+type Submitted = { readonly outcome: EngineOutcome<unknown>; readonly callsStarted: number };
+
 const encoder = new TextEncoder();
 
 /**
@@ -37,10 +39,12 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
   #nextId = 1;
   #jobsRun = 0;
   #closed = false;
+  readonly #callerSpinUs: number;
 
   constructor(options: PoolOptions<A, R>) {
     this.#options = options;
     this.#entry = runnableEntry(options.entry);
+    this.#callerSpinUs = options.callerSpinUs ?? 0;
   }
 
   /** Add a component; the executor of its calls (closing it forgets the component, not the pool). */
@@ -60,19 +64,27 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
     throw new Error(outcome.outcome.message);
   }
 
-  /** One call of `slot`'s component. Always resolves: every way a call can end is an {@link EngineOutcome}. */
-  async call(slot: number, args: A, options?: CallOptions): Promise<EngineOutcome<R>> {
+  /**
+   * One call of `slot`'s component. Never rejects: every way a call can end is an
+   * {@link EngineOutcome} — answered directly (no promise) when the worker replied within the caller's poll.
+   */
+  call(slot: number, args: A, options?: CallOptions): EngineOutcome<R> | Promise<EngineOutcome<R>> {
     const why = this.#unavailable.get(slot);
     if (why !== undefined) return { type: 'load-failure', message: why, logs: {} };
     const codec = this.#options.codec;
-    const { outcome } = await this.#submit(
+    const submitted = this.#submit(
       { job: JobKind.call, slot, deadlineMs: this.#deadline(slot, options?.deadlineMs) },
       (into) => codec.encodeArgs(args, into),
       codec.maxArgsBytes(args),
       options?.signal,
     );
+    return submitted instanceof Promise ? submitted.then((s) => this.#result(s.outcome)) : this.#result(submitted.outcome);
+  }
+
+  /** A call's outcome with its value from the codec's JSON form, validated. */
+  #result(outcome: EngineOutcome<unknown>): EngineOutcome<R> {
     if (outcome.type !== 'ok') return outcome;
-    const value = codec.resultFromJson(outcome.value);
+    const value = this.#options.codec.resultFromJson(outcome.value);
     return value === undefined ? { type: 'trap', kind: 'crash', message: 'the guest worker answered with a result that is not of this call\'s type', memoryAtLimit: false, logs: {} } : { type: 'ok', value, logs: outcome.logs };
   }
 
@@ -115,31 +127,64 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
     return shorter === undefined ? own : Math.max(1, Math.min(own, Math.ceil(shorter)));
   }
 
-  #submit(header: JobHeader, write: Job['write'], size: number, signal: AbortSignal | undefined): Promise<{ outcome: EngineOutcome<unknown>; callsStarted: number }> {
-    if (this.#closed) return Promise.resolve({ outcome: aborted('the executor is closed'), callsStarted: 0 });
-    return new Promise((resolve) => {
-      let settled = false;
-      const onAbort = (): void => this.#abort(job, 'the call was aborted');
-      const job: Job = {
-        id: this.#nextId++,
-        header,
-        write,
-        size,
-        settle: (outcome, callsStarted) => {
-          if (settled) return;
-          settled = true;
-          signal?.removeEventListener('abort', onAbort);
-          resolve({ outcome, callsStarted });
-        },
-      };
-      if (signal?.aborted === true) {
-        job.settle(aborted('the call was aborted'), 0);
-        return;
-      }
-      signal?.addEventListener('abort', onAbort, { once: true });
+  /**
+   * Run a job: on an idle worker at once when one is free and nothing waits — polling for its reply
+   * for up to `callerSpinUs` (bounded by the job's deadline), so a quick job is answered right here,
+   * without a promise — otherwise queued, answered through a promise.
+   */
+  #submit(header: JobHeader, write: Job['write'], size: number, signal: AbortSignal | undefined): Submitted | Promise<Submitted> {
+    if (this.#closed) return { outcome: aborted('the executor is closed'), callsStarted: 0 };
+    if (signal?.aborted === true) return { outcome: aborted('the call was aborted'), callsStarted: 0 };
+    let done: Submitted | undefined;
+    let resolve: ((submitted: Submitted) => void) | undefined;
+    const onAbort = (): void => this.#abort(job, 'the call was aborted');
+    const job: Job = {
+      id: this.#nextId++,
+      header,
+      write,
+      size,
+      settle: (outcome, callsStarted) => {
+        if (done !== undefined) return;
+        done = { outcome, callsStarted };
+        signal?.removeEventListener('abort', onAbort);
+        resolve?.(done);
+      },
+    };
+    const spinUs = Math.min(this.#callerSpinUs, header.deadlineMs * 1000);
+    const hand = spinUs > 0 && this.#queue.length === 0 ? this.#idleHand() : undefined;
+    if (hand === undefined) {
       this.#queue.push(job);
       this.#dispatch();
+    } else {
+      const started = performance.now();
+      this.#run(hand, job, false);
+      let reply: ReturnType<CallerMailbox['pollReply']>;
+      try {
+        reply = hand.mailbox.pollReply(job.id, spinUs);
+        if (reply !== undefined) this.#arrived(hand, job.id, reply);
+      } catch (error) {
+        // A reply that breaks the mailbox's layout: not our worker any more.
+        this.#onDeath(hand, error instanceof Error ? error : new Error(String(error)));
+        reply = 'spilled';
+      }
+      if (done !== undefined) return done;
+      // Not answered within the poll (a spilled reply comes by message): the rest of its deadline, awaited.
+      if (reply === undefined) void this.#awaitReply(hand, job, performance.now() - started);
+    }
+    // Settled meanwhile only by a queued job's dispatch failing at once; the listener is then not needed.
+    if (done !== undefined) return done;
+    signal?.addEventListener('abort', onAbort, { once: true });
+    return new Promise((r) => {
+      resolve = r;
     });
+  }
+
+  /** The worker a job would be dispatched to now (as #dispatch picks), if one is idle. */
+  #idleHand(): Hand | undefined {
+    if (this.#closed) return undefined;
+    let idle: Hand | undefined;
+    for (const hand of this.#hands) if (hand.state === 'idle') idle = hand;
+    return idle;
   }
 
   #slotMessage(slot: number, component: PoolComponent): SlotMessage {
@@ -231,12 +276,12 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
   }
 
   /**
-   * Wait for the worker's answer to `job`: at most its deadline, then (the job answered `timeout`)
+   * Wait for the worker's answer to `job`: at most its deadline (less `spentMs` already spent polling), then (the job answered `timeout`)
    * the grace period for the worker to come back by itself, after which it is replaced.
    */
-  async #awaitReply(hand: Hand, job: Job): Promise<void> {
+  async #awaitReply(hand: Hand, job: Job, spentMs = 0): Promise<void> {
     try {
-      const reply = await hand.mailbox.waitReply(job.id, job.header.deadlineMs);
+      const reply = await hand.mailbox.waitReply(job.id, job.header.deadlineMs - spentMs);
       if (hand.state === 'stopped' || this.#arrived(hand, job.id, reply)) return;
       // Answer at the deadline. The worker's meter stops the guest just after it; if the worker is not
       // back within the grace period, it is replaced in the background.
@@ -309,7 +354,8 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
     }
   }
 
-  #run(hand: Hand, job: Job): void {
+  /** Hand `job` to `hand`'s worker; `awaitReply` false: the caller polls for the reply itself first. */
+  #run(hand: Hand, job: Job, awaitReply = true): void {
     this.#jobsRun++;
     hand.state = 'busy';
     hand.job = job;
@@ -328,7 +374,7 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
       hand.worker.postMessage({ type: 'invoke', id: job.id, bytes: buffer.subarray(0, Math.max(0, length)) });
       hand.mailbox.postSpilled(job.id, job.header);
     }
-    void this.#awaitReply(hand, job);
+    if (awaitReply) void this.#awaitReply(hand, job);
   }
 
   /** Keep one worker warm after one was stopped, so the next job does not pay a cold start. */

@@ -15,6 +15,13 @@ import { SegmentOutput, fastSegmentOutput, type SegmentInput } from './segment.j
 /** A worker gets this long to start and instantiate its components (large guests are slow to compile). */
 export const STARTUP_TIMEOUT_MS = 30_000;
 
+/**
+ * How long the caller polls for a hop's reply before it awaits it (µs): about what a warm hook's hop
+ * takes here when the worker is awake, so a quick hook is answered within it; a slower one costs the
+ * caller's thread at most this much (docs/performance.md has the figures).
+ */
+export const CALLER_SPIN_US = 50;
+
 /** After a worker's job is answered at its deadline, it has this long to come back before it is replaced. */
 export const WORKER_GRACE_MS = 250;
 
@@ -44,6 +51,13 @@ export interface ComponentWorkersOptions {
    * core meanwhile (see docs/performance.md for what it buys on this kind of machine).
    */
   readonly spin_us?: number;
+  /**
+   * How long the caller polls for a hop's reply before it awaits it, in µs (default
+   * {@link CALLER_SPIN_US}; never past the call's deadline; 0: it awaits at once). A reply within it
+   * costs no wake-up of the caller's thread, and a single hook's result comes back without a promise;
+   * the poll holds the caller's thread (the host's event loop) meanwhile.
+   */
+  readonly caller_spin_us?: number;
   /** Stop the workers when the last hook using them closes (what a config's runner does; default false: call `close`). */
   readonly close_when_empty?: boolean;
 }
@@ -91,6 +105,7 @@ export function componentWorkers(options: ComponentWorkersOptions = {}): Compone
     // Every component's room, for a worker started now.
     heapMb: () => Math.max(heapMbFor(COMPONENT_DEFAULTS.memory_mb, COMPONENT_DEFAULTS.max_output_bytes), [...members.values()].reduce((n, m) => n + m.heapMb, 0)),
     spinUs: options.spin_us ?? 0,
+    callerSpinUs: options.caller_spin_us ?? CALLER_SPIN_US,
     closeWhenEmpty: options.close_when_empty === true,
   });
 
