@@ -14,7 +14,8 @@
  *   byte 4   i32 seq        the call's id; a reply carries the id of the request it answers
  *   byte 8   i32 length     bytes of the message in the data area
  *   byte 12  i32 kind       1 invoke (caller → worker), 2 reply (worker → caller),
- *                           3 invoke spilled, 4 reply spilled (the message went by postMessage)
+ *                           3 invoke spilled, 4 reply spilled (the message went by postMessage),
+ *                           5 reply ok (a call's `ok` outcome without logs: its value as the codec's bytes)
  *   byte 16  i32 deadline   the call's deadline in ms (0: the limits' own), with an invoke
  *   byte 20  i32 job        what the invoke asks: 1 call a slot, 2 run a program, 3 warm a slot
  *   byte 24  i32 slot       the component slot a call or warm-up is for
@@ -23,7 +24,9 @@
  *
  * An invoke's data is whatever the codec wrote (a call's arguments) or a program's input as UTF-8
  * JSON text; a reply is the JSON text of the
- * worker's reply message (messages.ts). Both are validated on arrival: the header (kind, seq, length
+ * worker's reply message (messages.ts) — or, for a call that ended `ok` with no logs (nearly every
+ * call), just its value as the codec's bytes (`encodeResult`: no JSON made, parsed or checked as an
+ * envelope). Both are validated on arrival: the header (kind, seq, length
  * within capacity), then the content — the reply as UTF-8 JSON here, its envelope and value by the
  * pool; the arguments by the codec in the worker.
  *
@@ -64,6 +67,7 @@ const KIND_INVOKE = 1;
 const KIND_REPLY = 2;
 const KIND_INVOKE_SPILLED = 3;
 const KIND_REPLY_SPILLED = 4;
+const KIND_REPLY_OK = 5;
 
 /** A message that breaks the layout: a bug (ours, or a worker that is not ours). End that worker. */
 export class MailboxError extends Error {
@@ -123,9 +127,12 @@ class Shared {
  */
 export class CallerMailbox {
   readonly #shared: Shared;
+  readonly #decodeOk: ((bytes: Uint8Array) => unknown) | undefined;
 
-  constructor(buffer: SharedArrayBuffer) {
+  /** `decodeOk` reads a `reply ok` (the codec's `decodeResult`; throws on bytes that are not a result). */
+  constructor(buffer: SharedArrayBuffer, decodeOk?: (bytes: Uint8Array) => unknown) {
     this.#shared = new Shared(buffer);
+    this.#decodeOk = decodeOk;
   }
 
   /** The data area, for a codec to write an invoke into. */
@@ -213,7 +220,22 @@ export class CallerMailbox {
   /** The reply in the mailbox (the state says there is one), checked; the mailbox is idle again. */
   #take(id: number): { readonly json: unknown } | 'spilled' {
     const i32 = this.#shared.i32;
-    if (Atomics.load(i32, KIND) === KIND_REPLY_SPILLED) {
+    const kind = Atomics.load(i32, KIND);
+    if (kind === KIND_REPLY_OK) {
+      const bytes = this.#shared.message(KIND_REPLY_OK, id);
+      const decode = this.#decodeOk;
+      if (decode === undefined) throw new MailboxError('mailbox: a reply as result bytes, and no codec to read them');
+      let value: unknown;
+      try {
+        value = decode(bytes);
+      } catch (error) {
+        throw new MailboxError(`mailbox: the reply's result bytes are not a result (${error instanceof Error ? error.message : String(error)})`);
+      }
+      Atomics.store(i32, STATE, MailboxState.idle);
+      // The envelope the worker would have sent: its id is the header's, checked above.
+      return { json: { type: 'reply', id, outcome: { type: 'ok', value, logs: {} } } };
+    }
+    if (kind === KIND_REPLY_SPILLED) {
       this.#shared.message(KIND_REPLY_SPILLED, id);
       Atomics.store(i32, STATE, MailboxState.idle);
       return 'spilled';
@@ -297,6 +319,18 @@ export class WorkerMailbox {
   /** Call `id`'s reply went by `postMessage` (post it first): hand the turn back to the caller. */
   replySpilled(id: number): void {
     this.#shared.signal(MailboxState.reply, KIND_REPLY_SPILLED, id, 0);
+  }
+
+  /**
+   * Answer call `id`, which ended `ok` without logs, with its value as bytes (`write` puts them at the
+   * start of the data area and returns how many, or -1). False when they do not fit: answer with {@link reply}.
+   */
+  replyOk(id: number, write: (into: Uint8Array) => number): boolean {
+    const shared = this.#shared;
+    const length = write(shared.u8);
+    if (length < 0) return false;
+    shared.signal(MailboxState.reply, KIND_REPLY_OK, id, length);
+    return true;
   }
 
   /** Answer call `id` with `message` as JSON. False when it does not fit (the mailbox stays in the request state). */

@@ -40,11 +40,15 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
   #jobsRun = 0;
   #closed = false;
   readonly #callerSpinUs: number;
+  /** The codec's reader of a call's result bytes (mailbox.ts `reply ok`), if it writes them. */
+  readonly #decodeOk: ((bytes: Uint8Array) => unknown) | undefined;
 
   constructor(options: PoolOptions<A, R>) {
     this.#options = options;
     this.#entry = runnableEntry(options.entry);
     this.#callerSpinUs = options.callerSpinUs ?? 0;
+    const codec = options.codec;
+    this.#decodeOk = codec.decodeResult === undefined ? undefined : (bytes) => (codec.decodeResult as (b: Uint8Array) => unknown)(bytes);
   }
 
   /** Add a component; the executor of its calls (closing it forgets the component, not the pool). */
@@ -195,7 +199,7 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
     const worker = startWorker(this.#entry, typeof this.#options.heapMb === 'function' ? this.#options.heapMb() : this.#options.heapMb);
     const buffer = createMailboxBuffer();
     const slots = [...this.#components].filter(([slot]) => !this.#unavailable.has(slot));
-    const hand: Hand = { worker, mailbox: new CallerMailbox(buffer), state: 'starting', everReady: false, knows: new Set(slots.map(([slot]) => slot)) };
+    const hand: Hand = { worker, mailbox: new CallerMailbox(buffer, this.#decodeOk), state: 'starting', everReady: false, knows: new Set(slots.map(([slot]) => slot)) };
     this.#hands.add(hand);
     hand.startTimer = setTimeout(() => this.#failStart(hand, `the component did not instantiate within ${this.#options.startupTimeoutMs} ms`), this.#options.startupTimeoutMs);
     worker.on('message', (raw: unknown) => this.#onMessage(hand, raw));
