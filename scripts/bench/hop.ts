@@ -13,8 +13,9 @@
  *   clock, `process.hrtime`), which splits the round trip into its two wake-ups;
  * - `metered`: the same guest's hook on the caller's thread (`transport.invoke`): the guest call and
  *   the hook codec without any hop;
- * - `worker`: the hook in worker isolation (`transport.invoke`, then the one-hook runner) with
- *   `spin_us` 0 (sleeping at once, the caller awaiting) and with the spins given here.
+ * - `worker`: the hook in worker isolation (`transport.invoke`, then the one-hook runner): workers
+ *   sleeping at once and the caller awaiting at once; workers sleeping and the caller polling for
+ *   `--caller-spin-us`; both polling (`--spin-us` in the worker).
  */
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
@@ -57,22 +58,26 @@ function bareWorker(workerSpinUs: number): { sab: SharedArrayBuffer; worker: Wor
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { n: { type: 'string', default: '2000' }, 'spin-us': { type: 'string', default: '50' }, 'caller-spin-us': { type: 'string' } } });
+  const { values } = parseArgs({ options: { n: { type: 'string', default: '2000' }, 'spin-us': { type: 'string', default: '50' }, 'caller-spin-us': { type: 'string', default: '50' } } });
   const n = Number(values.n);
   const spinUs = Number(values['spin-us']);
-  const callerSpinUs = values['caller-spin-us'] === undefined ? undefined : Number(values['caller-spin-us']);
+  const callerSpinUs = Number(values['caller-spin-us']);
   const floor = jsonFloor(REQUEST, ANSWER);
   const sleeping = bareWorker(0);
   const polling = bareWorker(2_000);
   const path = guestById(CHAIN_GUEST).path;
   const cacheDir = '.cache/bench';
   const metered = componentTransport({ path, cache_dir: cacheDir });
-  const still = componentWorkers({ spin_us: 0, ...(callerSpinUs === undefined ? {} : { caller_spin_us: 0 }) });
-  const spun = componentWorkers({ spin_us: spinUs, ...(callerSpinUs === undefined ? {} : { caller_spin_us: callerSpinUs }) });
+  // Sleeping workers, the caller awaiting at once; sleeping workers, the caller polling; both polling.
+  const still = componentWorkers({ spin_us: 0, caller_spin_us: 0 });
+  const callerPolls = componentWorkers({ spin_us: 0, caller_spin_us: callerSpinUs });
+  const spun = componentWorkers({ spin_us: spinUs, caller_spin_us: callerSpinUs });
   const workerStill: ComponentTransport = componentTransport({ path, cache_dir: cacheDir, isolation: 'worker', workers: still });
+  const workerPolls: ComponentTransport = componentTransport({ path, cache_dir: cacheDir, isolation: 'worker', workers: callerPolls });
   const workerSpun: ComponentTransport = componentTransport({ path, cache_dir: cacheDir, isolation: 'worker', workers: spun });
-  await Promise.all([metered.load(), workerStill.load(), workerSpun.load()]);
+  await Promise.all([metered.load(), workerStill.load(), workerPolls.load(), workerSpun.load()]);
   const runnerStill = new HookRunner([{ name: 'guard', event: 'pre_tool_use', transport: workerStill }]);
+  const runnerPolls = new HookRunner([{ name: 'guard', event: 'pre_tool_use', transport: workerPolls }]);
   const runnerSpun = new HookRunner([{ name: 'guard', event: 'pre_tool_use', transport: workerSpun }]);
   const context = { hook: 'guard' };
   const wakes = { worker: [] as number[], caller: [] as number[] };
@@ -106,6 +111,8 @@ async function main(): Promise<void> {
         metered_invoke: () => metered.invoke(REQUEST, context),
         worker_invoke: () => workerStill.invoke(REQUEST, context),
         worker_runner: () => runnerStill.pre(CALL),
+        worker_caller_polls_invoke: () => workerPolls.invoke(REQUEST, context),
+        worker_caller_polls_runner: () => runnerPolls.pre(CALL),
       },
       { n, warmup: 300 },
     );
@@ -120,17 +127,45 @@ async function main(): Promise<void> {
       { n, warmup: 300 },
     );
     const m = { ...quiet, ...spinning };
+    // What the polls cost: the process's CPU time (every thread) per call, back to back and spaced
+    // 1 ms apart (a worker polling then spins its whole spin_us for nothing after each call).
+    const cpu = async (runner: HookRunner, gapMs: number, calls: number): Promise<{ wall_us: number; cpu_us_per_call: number }> => {
+      const samples: number[] = [];
+      let busy = 0;
+      for (let i = 0; i < calls; i++) {
+        if (gapMs > 0) await new Promise((r) => setTimeout(r, gapMs));
+        const c0 = process.cpuUsage();
+        const t0 = performance.now();
+        const r = runner.pre(CALL);
+        if (r instanceof Promise) await r;
+        samples.push(performance.now() - t0);
+        if (gapMs > 0) await new Promise((r2) => setTimeout(r2, 0.3));
+        const c1 = process.cpuUsage(c0);
+        busy += c1.user + c1.system;
+      }
+      samples.sort((a, b) => a - b);
+      return { wall_us: round((samples[Math.floor(samples.length / 2)] ?? 0) * 1000), cpu_us_per_call: round(busy / calls) };
+    };
+    const idle0 = process.cpuUsage();
+    await new Promise((r) => setTimeout(r, 300));
+    const idle1 = process.cpuUsage(idle0);
+    const idleCpuUsPerMs = round((idle1.user + idle1.system) / 300);
+    const costs = {
+      idle_cpu_us_per_ms: idleCpuUsPerMs,
+      back_to_back: { still: await cpu(runnerStill, 0, n), caller_polls: await cpu(runnerPolls, 0, n), both_poll: await cpu(runnerSpun, 0, n) },
+      spaced_1ms: { still: await cpu(runnerStill, 1, 300), caller_polls: await cpu(runnerPolls, 1, 300), both_poll: await cpu(runnerSpun, 1, 300) },
+    };
     const med = (xs: number[]): number => round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN);
     const f = m['floor']?.median_us ?? Number.NaN;
     const rows = Object.entries(m).map(([k, s]) => ({ case: k, median_us: s.median_us, p99_us: s.p99_us, x_floor: round(s.median_us / f) }));
-    process.stdout.write(`${JSON.stringify({ spin_us: spinUs, caller_spin_us: callerSpinUs ?? null, rows, wake_us: { worker: med(wakes.worker.slice(300)), caller: med(wakes.caller.slice(300)) } }, null, 1)}\n`);
+    process.stdout.write(`${JSON.stringify({ spin_us: spinUs, caller_spin_us: callerSpinUs, rows, wake_us: { worker: med(wakes.worker.slice(300)), caller: med(wakes.caller.slice(300)) }, costs }, null, 1)}\n`);
   } finally {
     for (const w of [sleeping, polling]) {
       Atomics.store(w.flag, 0, 3);
       Atomics.notify(w.flag, 0);
       await w.worker.terminate();
     }
-    await Promise.all([runnerStill.close(), runnerSpun.close(), metered.close(), still.close(), spun.close()]);
+    await Promise.all([runnerStill.close(), runnerPolls.close(), runnerSpun.close(), metered.close(), still.close(), callerPolls.close(), spun.close()]);
   }
 }
 

@@ -20,7 +20,9 @@
  *   byte 20  i32 job        what the invoke asks: 1 call a slot, 2 run a program, 3 warm a slot
  *   byte 24  i32 slot       the component slot a call or warm-up is for
  *   byte 28  i32 progress   a program's calls started so far (written by the worker as it goes)
- *   byte 32  data           `capacity` bytes
+ *   byte 32  i32 polling    1 while the worker polls for its next job (it needs no wake-up), else 0
+ *   byte 36  (unused)
+ *   byte 40  data           `capacity` bytes
  *
  * An invoke's data is whatever the codec wrote (a call's arguments) or a program's input as UTF-8
  * JSON text; a reply is the JSON text of the
@@ -37,7 +39,7 @@
  * goes through the mailbox's states, so the two sides never disagree on whose turn it is.
  */
 
-export const MAILBOX_HEADER_BYTES = 32;
+export const MAILBOX_HEADER_BYTES = 40;
 /** Default data capacity: requests and replies up to 1 MiB take the mailbox; larger ones postMessage. */
 export const MAILBOX_DEFAULT_CAPACITY = 1024 * 1024;
 
@@ -49,6 +51,7 @@ const DEADLINE = 4;
 const JOB = 5;
 const SLOT = 6;
 const PROGRESS = 7;
+const POLLING = 8;
 
 /** What an invoke asks of the worker. */
 export const JobKind = { call: 1, program: 2, warm: 3 } as const;
@@ -179,6 +182,15 @@ export class CallerMailbox {
   }
 
   /**
+   * Post as {@link post} does, and say whether the worker was polling for it (true: it needs no
+   * wake-up, so a quick reply is likely within a short poll) — read before the request is written.
+   */
+  postPolled(id: number, write: (into: Uint8Array) => number, header: JobHeader): { readonly fits: boolean; readonly polling: boolean } {
+    const polling = Atomics.load(this.#shared.i32, POLLING) === 1;
+    return { fits: this.post(id, write, header), polling };
+  }
+
+  /**
    * Poll (blocking this thread) for the reply to call `id`, for at most `spinUs` µs: what
    * {@link waitReply} would give, or undefined when the worker has not answered yet (then wait with
    * {@link waitReply}). A reply caught so costs neither a wake-up of this thread nor a turn of its
@@ -293,8 +305,11 @@ export class WorkerMailbox {
   take(spinUs = 0): Taken {
     const i32 = this.#shared.i32;
     if (spinUs > 0) {
+      // Said while it lasts, so the caller polls for the reply only when no wake-up stands before it.
+      Atomics.store(i32, POLLING, 1);
       const until = performance.now() + spinUs / 1000;
       while (Atomics.load(i32, STATE) === MailboxState.idle && performance.now() < until);
+      Atomics.store(i32, POLLING, 0);
     }
     for (;;) {
       const state = Atomics.load(i32, STATE);

@@ -132,9 +132,10 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
   }
 
   /**
-   * Run a job: on an idle worker at once when one is free and nothing waits — polling for its reply
-   * for up to `callerSpinUs` (bounded by the job's deadline), so a quick job is answered right here,
-   * without a promise — otherwise queued, answered through a promise.
+   * Run a job: on an idle worker at once when one is free and nothing waits — and when that worker was
+   * polling for it (awake: no wake-up before its reply), polling for the reply for up to
+   * `callerSpinUs` (bounded by the job's deadline), so a quick job is answered right here, without a
+   * promise — otherwise queued; answered through a promise.
    */
   #submit(header: JobHeader, write: Job['write'], size: number, signal: AbortSignal | undefined): Submitted | Promise<Submitted> {
     if (this.#closed) return { outcome: aborted('the executor is closed'), callsStarted: 0 };
@@ -161,19 +162,20 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
       this.#dispatch();
     } else {
       const started = performance.now();
-      this.#run(hand, job, false);
-      let reply: ReturnType<CallerMailbox['pollReply']>;
-      try {
-        reply = hand.mailbox.pollReply(job.id, spinUs);
-        if (reply !== undefined) this.#arrived(hand, job.id, reply);
-      } catch (error) {
-        // A reply that breaks the mailbox's layout: not our worker any more.
-        this.#onDeath(hand, error instanceof Error ? error : new Error(String(error)));
-        reply = 'spilled';
+      if (this.#run(hand, job, true)) {
+        let reply: ReturnType<CallerMailbox['pollReply']>;
+        try {
+          reply = hand.mailbox.pollReply(job.id, spinUs);
+          if (reply !== undefined) this.#arrived(hand, job.id, reply);
+        } catch (error) {
+          // A reply that breaks the mailbox's layout: not our worker any more.
+          this.#onDeath(hand, error instanceof Error ? error : new Error(String(error)));
+          reply = 'spilled';
+        }
+        if (done !== undefined) return done;
+        // Not answered within the poll (a spilled reply comes by message): the rest of its deadline, awaited.
+        if (reply === undefined) void this.#awaitReply(hand, job, performance.now() - started);
       }
-      if (done !== undefined) return done;
-      // Not answered within the poll (a spilled reply comes by message): the rest of its deadline, awaited.
-      if (reply === undefined) void this.#awaitReply(hand, job, performance.now() - started);
     }
     // Settled meanwhile only by a queued job's dispatch failing at once; the listener is then not needed.
     if (done !== undefined) return done;
@@ -358,8 +360,12 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
     }
   }
 
-  /** Hand `job` to `hand`'s worker; `awaitReply` false: the caller polls for the reply itself first. */
-  #run(hand: Hand, job: Job, awaitReply = true): void {
+  /**
+   * Hand `job` to `hand`'s worker. With `poll`, the caller means to poll for the reply itself: true
+   * when it should (the worker was polling for the job, so no wake-up stands before the reply); when
+   * false the reply is awaited as usual.
+   */
+  #run(hand: Hand, job: Job, poll = false): boolean {
     this.#jobsRun++;
     hand.state = 'busy';
     hand.job = job;
@@ -371,14 +377,17 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
       hand.worker.postMessage(this.#slotMessage(slot, component));
     }
     const write = job.write ?? ((): number => 0);
-    if (!hand.mailbox.post(job.id, write, job.header)) {
+    const posted = hand.mailbox.postPolled(job.id, write, job.header);
+    if (!posted.fits) {
       // Too large for the mailbox: by message, the mailbox keeping the turn (the worker takes it from its port).
       const buffer = new Uint8Array(job.size);
       const length = write(buffer);
       hand.worker.postMessage({ type: 'invoke', id: job.id, bytes: buffer.subarray(0, Math.max(0, length)) });
       hand.mailbox.postSpilled(job.id, job.header);
     }
-    if (awaitReply) void this.#awaitReply(hand, job);
+    if (poll && posted.polling) return true;
+    void this.#awaitReply(hand, job);
+    return false;
   }
 
   /** Keep one worker warm after one was stopped, so the next job does not pay a cold start. */
