@@ -29,6 +29,7 @@ const TIMED_ALONE = [
   'test/engine/timeout.test.ts',
   'test/engine/signals.test.ts',
   'test/transports/component/hop.test.ts',
+  'test/transports/component/caller-poll.test.ts',
   'test/runner/concurrency.test.ts',
   'test/ops/budget.test.ts',
   'test/transports/subprocess/orphans.test.ts',

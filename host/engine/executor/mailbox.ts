@@ -306,9 +306,15 @@ export class WorkerMailbox {
     const i32 = this.#shared.i32;
     if (spinUs > 0) {
       // Said while it lasts, so the caller polls for the reply only when no wake-up stands before it.
+      // Until a request (or close) — through the reply state too: the caller may not have taken the
+      // last reply yet (it sets the state idle without a notify), and a poll that stopped at it would
+      // sleep at once, however long `spinUs` is.
       Atomics.store(i32, POLLING, 1);
       const until = performance.now() + spinUs / 1000;
-      while (Atomics.load(i32, STATE) === MailboxState.idle && performance.now() < until);
+      for (;;) {
+        const state = Atomics.load(i32, STATE);
+        if ((state !== MailboxState.idle && state !== MailboxState.reply) || performance.now() >= until) break;
+      }
       Atomics.store(i32, POLLING, 0);
     }
     for (;;) {
