@@ -41,11 +41,13 @@ function bareWorker(workerSpinUs: number): { sab: SharedArrayBuffer; worker: Wor
      const times = new Float64Array(workerData.sab, 8, 4);
      const now = () => Number(process.hrtime.bigint()) / 1000;
      for (;;) {
+       // 2: the caller has not taken the last reply yet (it sets 0 without a notify): not a request.
+       const waiting = () => { const f = Atomics.load(flag, 0); return f === 0 || f === 2; };
        if (workerData.spinUs > 0) {
          const until = performance.now() + workerData.spinUs / 1000;
-         while (Atomics.load(flag, 0) === 0 && performance.now() < until);
+         while (waiting() && performance.now() < until);
        }
-       while (Atomics.load(flag, 0) === 0) Atomics.wait(flag, 0, 0);
+       while (waiting()) Atomics.wait(flag, 0, Atomics.load(flag, 0), 1);
        times[0] = now();
        if (Atomics.load(flag, 0) === 3) break;
        times[1] = now();
@@ -119,14 +121,21 @@ async function main(): Promise<void> {
     const spinning: Record<string, Stats> = await measureInterleaved(
       {
         floor_beside_pollers: floor,
-        rt_polling_await: () => rtAsync(polling, false),
-        rt_polling_poll: () => rtSpin(polling),
         worker_spin_invoke: () => workerSpun.invoke(REQUEST, context),
         worker_spin_runner: () => runnerSpun.pre(CALL),
       },
       { n, warmup: 300 },
     );
-    const m = { ...quiet, ...spinning };
+    // The bare polling thread last and alone with the floor: it polls through everything beside it.
+    const bare: Record<string, Stats> = await measureInterleaved(
+      {
+        floor_beside_poller: floor,
+        rt_polling_await: () => rtAsync(polling, false),
+        rt_polling_poll: () => rtSpin(polling),
+      },
+      { n, warmup: 300 },
+    );
+    const m = { ...quiet, ...spinning, ...bare };
     // What the polls cost: the process's CPU time (every thread) per call, back to back and spaced
     // 1 ms apart (a worker polling then spins its whole spin_us for nothing after each call).
     const cpu = async (runner: HookRunner, gapMs: number, calls: number): Promise<{ wall_us: number; cpu_us_per_call: number }> => {

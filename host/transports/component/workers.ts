@@ -23,11 +23,12 @@ export const STARTUP_TIMEOUT_MS = 30_000;
 export const CALLER_SPIN_US = 50;
 
 /**
- * How long a worker polls for its next job after a reply before it sleeps (µs). A job within it finds
- * the worker awake (no wake-up, and the caller may poll for the reply); each reply costs the worker's
- * core at most this much when none comes.
+ * How long a worker polls for its next job after a reply before it sleeps (µs): by default not at
+ * all. A job within the poll finds the worker awake (no wake-up, and the caller polls for the reply),
+ * but on a 2-core machine shared with other work two polling threads lost more to each other and to
+ * the rest than the wake-ups cost (docs/architecture.md has the figures): opt in with `spin_us`.
  */
-export const WORKER_SPIN_US = 50;
+export const WORKER_SPIN_US = 0;
 
 /** After a worker's job is answered at its deadline, it has this long to come back before it is replaced. */
 export const WORKER_GRACE_MS = 250;
