@@ -172,6 +172,11 @@ export class CallerMailbox {
     Atomics.store(i32, PROGRESS, 0);
   }
 
+  /** Whether the worker is polling for its next job now (it needs no wake-up). */
+  get workerPolling(): boolean {
+    return Atomics.load(this.#shared.i32, POLLING) === 1;
+  }
+
   /** How many calls the running program has started (what was running when it was given up). */
   get progress(): number {
     return Atomics.load(this.#shared.i32, PROGRESS);

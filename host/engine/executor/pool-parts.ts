@@ -83,6 +83,13 @@ export function runnableEntry(entry: URL): URL {
   return entry.pathname.endsWith('.ts') ? sourceWorkerEntry(entry) : entry;
 }
 
+/** A call's outcome with its value from the codec's JSON form, validated (a value that is not one: a crash). */
+export function callResult<R>(codec: Codec<unknown, R>, outcome: EngineOutcome<unknown>): EngineOutcome<R> {
+  if (outcome.type !== 'ok') return outcome;
+  const value = codec.resultFromJson(outcome.value);
+  return value === undefined ? { type: 'trap', kind: 'crash', message: 'the guest worker answered with a result that is not of this call\'s type', memoryAtLimit: false, logs: {} } : { type: 'ok', value, logs: outcome.logs };
+}
+
 export function timedOut(ms: number): EngineOutcome<never> {
   return { type: 'timeout', reason: 'deadline', phase: 'call', message: `the guest did not answer within its deadline (${ms} ms)`, logs: {} };
 }

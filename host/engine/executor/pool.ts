@@ -4,7 +4,7 @@ import { parseWorkerToHost } from './fast-messages.js';
 import { CallerMailbox, JobKind, MailboxError, createMailboxBuffer, type JobHeader } from './mailbox.js';
 import type { CallReply, InitMessage, SlotMessage } from './messages.js';
 import { PoolExecutor, type PoolSlots } from './pool-executor.js';
-import { runnableEntry, startWorker, timedOut, type Hand, type Job, type PoolComponent, type PoolOptions, type ProgramResult } from './pool-parts.js';
+import { callResult, runnableEntry, startWorker, timedOut, type Hand, type Job, type PoolComponent, type PoolOptions, type ProgramResult } from './pool-parts.js';
 
 export { PoolExecutor } from './pool-executor.js';
 export type { PoolComponent, PoolOptions, ProgramResult } from './pool-parts.js';
@@ -47,8 +47,7 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
     this.#options = options;
     this.#entry = runnableEntry(options.entry);
     this.#callerSpinUs = options.callerSpinUs ?? 0;
-    const codec = options.codec;
-    this.#decodeOk = codec.decodeResult === undefined ? undefined : (bytes) => (codec.decodeResult as (b: Uint8Array) => unknown)(bytes);
+    this.#decodeOk = options.codec.decodeResult?.bind(options.codec);
   }
 
   /** Add a component; the executor of its calls (closing it forgets the component, not the pool). */
@@ -64,8 +63,7 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
     if (why !== undefined) throw new Error(why);
     const loadMs = this.#components.get(slot)?.slot.spec.limits.loadDeadlineMs ?? 1;
     const outcome = await this.#submit({ job: JobKind.warm, slot, deadlineMs: loadMs }, null, 0, undefined);
-    if (outcome.outcome.type === 'ok') return;
-    throw new Error(outcome.outcome.message);
+    if (outcome.outcome.type !== 'ok') throw new Error(outcome.outcome.message);
   }
 
   /**
@@ -76,20 +74,9 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
     const why = this.#unavailable.get(slot);
     if (why !== undefined) return { type: 'load-failure', message: why, logs: {} };
     const codec = this.#options.codec;
-    const submitted = this.#submit(
-      { job: JobKind.call, slot, deadlineMs: this.#deadline(slot, options?.deadlineMs) },
-      (into) => codec.encodeArgs(args, into),
-      codec.maxArgsBytes(args),
-      options?.signal,
-    );
-    return submitted instanceof Promise ? submitted.then((s) => this.#result(s.outcome)) : this.#result(submitted.outcome);
-  }
-
-  /** A call's outcome with its value from the codec's JSON form, validated. */
-  #result(outcome: EngineOutcome<unknown>): EngineOutcome<R> {
-    if (outcome.type !== 'ok') return outcome;
-    const value = this.#options.codec.resultFromJson(outcome.value);
-    return value === undefined ? { type: 'trap', kind: 'crash', message: 'the guest worker answered with a result that is not of this call\'s type', memoryAtLimit: false, logs: {} } : { type: 'ok', value, logs: outcome.logs };
+    const header: JobHeader = { job: JobKind.call, slot, deadlineMs: this.#deadline(slot, options?.deadlineMs) };
+    const submitted = this.#submit(header, (into) => codec.encodeArgs(args, into), codec.maxArgsBytes(args), options?.signal);
+    return submitted instanceof Promise ? submitted.then((s) => callResult(codec, s.outcome)) : callResult(codec, submitted.outcome);
   }
 
   /** Run the embedder's program on `input` (JSON) in one worker, within `deadlineMs`. */
@@ -177,19 +164,15 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
         if (reply === undefined) void this.#awaitReply(hand, job, performance.now() - started);
       }
     }
-    // Settled meanwhile only by a queued job's dispatch failing at once; the listener is then not needed.
     if (done !== undefined) return done;
     signal?.addEventListener('abort', onAbort, { once: true });
-    return new Promise((r) => {
-      resolve = r;
-    });
+    return new Promise((r) => (resolve = r));
   }
 
-  /** The worker a job would be dispatched to now (as #dispatch picks), if one is idle. */
+  /** An idle worker for a job now: one polling for it if any (no wake-up), else the last idle one. */
   #idleHand(): Hand | undefined {
-    if (this.#closed) return undefined;
     let idle: Hand | undefined;
-    for (const hand of this.#hands) if (hand.state === 'idle') idle = hand;
+    for (const hand of this.#hands) if (hand.state === 'idle' && ((idle = hand), hand.mailbox.workerPolling)) break;
     return idle;
   }
 
@@ -400,8 +383,7 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
   #dispatch(): void {
     if (this.#closed) return;
     while (this.#queue.length > 0) {
-      let idle: Hand | undefined;
-      for (const hand of this.#hands) if (hand.state === 'idle') idle = hand;
+      const idle = this.#idleHand();
       if (idle === undefined) break;
       const job = this.#queue.shift();
       if (job !== undefined) this.#run(idle, job);
