@@ -16,6 +16,8 @@
  *   tsx scripts/bench.ts --cache-dir D the transpile cache of the component cases (default .cache/bench)
  *   tsx scripts/bench.ts --only chain  measure one section alone and print it with its comparisons (JSON;
  *                                      not a results file): for checking one change without the full run
+ *   tsx scripts/bench.ts --only mcp-http  the same for the MCP gateway over Streamable HTTP (latency
+ *                                      beside direct and a copy-only proxy, throughput with 32 clients)
  *
  * The documented performance figures are only ever written by --write-docs from one results file
  * (`npx tsx scripts/bench.ts --from bench/results/latest.json --write-docs`), so they cannot
@@ -47,7 +49,8 @@ import { coldLibrary, coldStart } from './bench/cold.js';
 import { benchFrameworks, frameworksReport } from './bench/frameworks.js';
 import { COLD_START_GUESTS, ROOT, guestById } from './bench/guests.js';
 import { chainRatios, computeRatios } from './bench/ratios.js';
-import { benchMcp, mcpReport } from './bench/mcp.js';
+import { benchMcp, benchMcpHttpAlone, mcpReport } from './bench/mcp.js';
+import { mcpHttpReport } from './bench/mcp-http.js';
 import { benchPolicies } from './bench/policies.js';
 import { benchTelemetry, telemetryReport } from './bench/telemetry.js';
 import { PERFORMANCE_PAGE, SUMMARY_END, SUMMARY_PAGE, SUMMARY_START, markdownReport, replaceBlock, summaryTable, textReport } from './bench/report.js';
@@ -188,7 +191,14 @@ async function main(): Promise<void> {
     },
   });
   if (values.only !== undefined) {
-    if (values.only !== 'chain') throw new Error(`--only: unknown section "${values.only}" (known: chain)`);
+    if (values.only === 'mcp-http') {
+      const loadStart = loadavg().map(round);
+      const http = await benchMcpHttpAlone(values.quick === true, progress);
+      process.stdout.write(`${JSON.stringify({ loadavg_start: loadStart, loadavg_end: loadavg().map(round), mcp_http: http }, null, 2)}\n`);
+      process.stderr.write(`\n${mcpHttpReport(http, values.quick === true ? 2 : 20, values.quick === true ? 10 : 50)}`);
+      return;
+    }
+    if (values.only !== 'chain') throw new Error(`--only: unknown section "${values.only}" (known: chain, mcp-http)`);
     const plan = values.quick === true ? QUICK : FULL;
     const cacheDir = values['cache-dir'] === undefined ? DEFAULT_CACHE_DIR : resolve(values['cache-dir']);
     const loadStart = loadavg().map(round);

@@ -7,7 +7,6 @@ import { relative } from 'node:path';
 import { guard } from '../../guest-examples/ts-interceptor/policies.js';
 import {
   componentWorkers,
-  encodeRequest,
   HookRunner,
   componentTransport,
   interceptorTransport,
@@ -15,6 +14,7 @@ import {
   type ComponentTransport,
   type Transport,
 } from '../../host/index.js';
+import { encodeRequest } from '../../host/codec/index.js';
 import { toWitRequest } from '../../host/codec/wit.js';
 import { jsonFloor, spawnOnce, startAtomicsWorker, startEchoWorker, workerRoundTrip } from './baselines.js';
 import { buildExtismGuard, loadExtismGuard } from './extism/plugin.js';

@@ -102,6 +102,23 @@ export async function benchMcp(quick = false, log: (line: string) => void = () =
   return { rounds, batch, cases, http };
 }
 
+/**
+ * The Streamable HTTP rows alone (`tsx scripts/bench.ts --only mcp-http`, or this file with `--http`):
+ * for checking a change on the gateway's HTTP path without the stdio rows.
+ */
+export async function benchMcpHttpAlone(quick = false, log: (line: string) => void = () => {}): Promise<McpHttpBench> {
+  const dir = await mkdtemp(join(tmpdir(), 'basis-bench-mcp-'));
+  try {
+    const empty = join(dir, 'empty.json');
+    const guarded = join(dir, 'guard.json');
+    await writeFile(empty, JSON.stringify({ hook_schema: 1, hooks: [] }));
+    await writeFile(guarded, JSON.stringify({ hook_schema: 1, hooks: [{ name: 'guard', event: 'pre_tool_use', component: guestById('c').path, isolation: 'metered' }] }));
+    return await benchMcpHttp({ quick, empty, guarded, log });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** The report as a markdown table. */
 export function mcpReport(result: McpBench): string {
   const rows = result.cases.map(
@@ -119,7 +136,12 @@ export function mcpReport(result: McpBench): string {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, http: { type: 'boolean', default: false } } });
+  if (values.http) {
+    const http = await benchMcpHttpAlone(values.quick, (line) => process.stderr.write(`${line}\n`));
+    process.stdout.write(values.json ? `${JSON.stringify(http, null, 2)}\n` : mcpHttpReport(http, values.quick ? 2 : 20, values.quick ? 10 : 50));
+    return;
+  }
   const result = await benchMcp(values.quick, (line) => process.stderr.write(`${line}\n`));
   process.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : mcpReport(result));
 }

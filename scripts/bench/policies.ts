@@ -85,7 +85,7 @@ export async function benchPolicies(plan: { readonly n: number; readonly warmup:
       action: { type: 'Action', id: request.tool_name },
       resource: resourceOf(request),
       context: contextOf(request),
-      preparsedPolicySetId: `basis-hooks:${info.sha256}`,
+      preparsedPolicySetId: info.preparsed_id,
       entities: [{ uid: { type: 'Action', id: request.tool_name }, attrs: {}, parents: actionGroups(request.tool_name, request.event) }],
     };
     const answer = engine.statefulIsAuthorized(raw) as { type?: string; response?: { decision?: string } };

@@ -322,6 +322,15 @@ export function summaryTable(r: BenchResult): string {
     ['[subprocess](docs/transports.md#subprocess)', 'any language, over stdin/stdout; Claude Code hook scripts unchanged', 'a process of its own, with your user\'s rights: deadline, capped output, its process group (and PID namespace on Linux) killed after each call', `${[sub('sh'), sub('node')].filter((x) => x !== '').join(', ')}: a process spawn`],
     ['[WebAssembly component](docs/transports.md#webassembly-components)', 'JavaScript, TypeScript, C, Rust, AssemblyScript, WAT', '[a deny-by-default sandbox](docs/sandbox-and-limits.md): no files, environment or network unless granted; deadline, memory cap, state reset between tenants', `${cost(p.in_thread.metered)} on your thread (metered), ${cost(p.worker.worker)} in a worker thread`],
   ];
+  if (r.policies !== undefined) {
+    const { cedar, cel } = r.policies;
+    rows.push([
+      '[a policy: Cedar or CEL](docs/policies.md)',
+      'Cedar policies or CEL rules, as data: no code runs',
+      'in your process, evaluated by the policy engine; checked at load (schema, types), CEL under a cost limit',
+      `Cedar ${cost(cedar.runner)} (${cedar.policies} policies), CEL ${cost(cel.runner)} (${cel.rules} rules)`,
+    ]);
+  }
   const table = [
     '| a hook can live | written in | isolation | cost per call |',
     '| --- | --- | --- | --- |',

@@ -149,6 +149,15 @@ function builtWith(versions: readonly string[]): string {
 }
 
 /**
+ * What a group's prebuilt manifest must record as `built_with` for a checkout on this machine to copy
+ * its prebuilt components instead of compiling them, and the compiler it was computed with.
+ */
+export async function expectedBuiltWith(group: 'c' | 'rust'): Promise<{ readonly builtWith: string; readonly compiler: string }> {
+  const versions = await toolVersions(group);
+  return { builtWith: builtWith(versions), compiler: versions.at(-1) ?? '' };
+}
+
+/**
  * Take a guest from the committed prebuilt copies instead of compiling it, when they were built with
  * this very compiler and kit from these very sources: the same bytes, without minutes of rustc.
  * True when it did.

@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkResponse, type HookRequest, type InvokeResult } from '../../host/index.js';
+import { type HookRequest, type InvokeResult } from '../../host/index.js';
+import { checkResponse } from '../../host/codec/index.js';
 import { parseJsonText } from '../../host/codec/json-text.js';
 import { componentTransport, type ComponentTransport } from '../../host/transports/component/index.js';
 import { JSON_LIMITS } from '../../host/contract/limits.js';

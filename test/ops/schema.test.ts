@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hooksJsonSchema } from '../../host/index.js';
+import { hooksJsonSchema } from '../../host/config/index.js';
 
 /** The operations keys are in the JSON Schema editors read (generated from the zod schema). */
 describe('hooks.schema.json: operations keys', () => {

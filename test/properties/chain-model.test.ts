@@ -13,7 +13,6 @@ import {
   componentTransport,
   HookRunner,
   interceptorTransport,
-  parseToolInput,
   subprocessTransport,
   type FailureCode,
   type HookCall,
@@ -23,6 +22,7 @@ import {
   type Outcome,
   type Transport,
 } from '../../host/index.js';
+import { parseToolInput } from '../../host/codec/index.js';
 import { failureReason } from '../../host/runner/failure-reason.js';
 import { DENY_REASON, WRAPPED_REASON } from '../conformance/behaviours.js';
 import { TEST_CACHE_DIR, WAT_CONFORMANCE_DIR, ensureWatGuestsBuilt } from '../helpers/guests.js';

@@ -4,19 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  checkResponse,
-  decodeRequest,
-  decodeResponse,
-  encodeRequest,
-  encodeResponse,
-  fromWitDecision,
-  parseToolInput,
-  toWitRequest,
-  type HookRequest,
-  type HookResponse,
-  type JsonValue,
-} from '../../host/index.js';
+import { type HookRequest, type HookResponse, type JsonValue } from '../../host/index.js';
+import { checkResponse, decodeRequest, decodeResponse, encodeRequest, encodeResponse, fromWitDecision, parseToolInput, toWitRequest } from '../../host/codec/index.js';
 import { checkJsonValue } from '../../host/contract/json-walk.js';
 import { parseJsonText, scanJsonText } from '../../host/codec/json-text.js';
 import { readToolInput } from '../../host/codec/input.js';

@@ -65,7 +65,7 @@ export function openBeneath(root: string, real: string): Opened {
       return { fd, stats, path: at };
     }
     // No kernel name for it: the path, resolved again, must still be inside and be this very file.
-    const again = realpathSync(real);
+    const again = realpathSync.native(real); // realpath(3): no EINVAL when a symlink is swapped mid-walk
     const named = statSync(again);
     if (!within(root, again) || named.ino !== stats.ino || named.dev !== stats.dev) throw errno('EPERM', 'the path changed while it was opened');
     return { fd, stats, path: again };

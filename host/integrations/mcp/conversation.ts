@@ -96,6 +96,8 @@ export class Conversation {
   readonly #serverRequests = new Map<string, RequestId>();
   /** The same, the other way: the server's id's key → our id (to relay its cancellations). */
   readonly #serverRequestIds = new Map<string, number>();
+  /** The gateway's own requests to the client (a 2026-07-28 server's input requests, translated): our id's key → who waits. */
+  readonly #ownRequests = new Map<string, (answer: Answer) => void>();
   readonly #serverIds = new IdMinter();
   readonly #work = new Set<Promise<void>>();
   #closing: string | undefined;
@@ -186,7 +188,33 @@ export class Conversation {
       },
       cancelled: () => entry.cancelled,
       onRelated: (message) => this.#related(message, entry),
+      askClient: (method, params) => this.#askClient(method, params, entry),
     };
+  }
+
+  /**
+   * Send the client a request of the gateway's own about `entry` (on that request's stream), and
+   * wait for its answer. Rejects `cancelled` when `entry` is cancelled first (the client is then told
+   * the request is cancelled too).
+   */
+  #askClient(method: string, params: { [key: string]: unknown } | undefined, entry: InFlight): Promise<Answer> {
+    if (entry.cancelled || this.#closing !== undefined) return Promise.reject(new UpstreamError('cancelled', 'the client cancelled the request'));
+    if (!this.#options.peer.takesRequests) return Promise.resolve({ error: { code: RpcCode.MethodNotFound, message: `basis-hooks: the client cannot be sent requests ("${method}")` } });
+    const id = this.#serverIds.next();
+    const key = idKey(id);
+    return new Promise<Answer>((resolve, reject) => {
+      const onAbort = (): void => {
+        if (!this.#ownRequests.delete(key)) return;
+        this.#options.peer.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'the request it was asked for ended' } }, entry.id);
+        reject(new UpstreamError('cancelled', 'the client cancelled the request'));
+      };
+      entry.abort.signal.addEventListener('abort', onAbort, { once: true });
+      this.#ownRequests.set(key, (answer) => {
+        entry.abort.signal.removeEventListener('abort', onAbort);
+        resolve(answer);
+      });
+      this.#options.peer.send({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) } as JSONRPCMessage, entry.id);
+    });
   }
 
   /** A message the server sent while working on the client's request: to the client, on that request's stream. */
@@ -241,6 +269,12 @@ export class Conversation {
   /** The client's answer to a server request: back to the server under the server's id, if one is waiting. */
   #clientAnswer(message: JSONRPCAnswer): void {
     const key = message.id === undefined ? undefined : idKey(message.id);
+    const own = key === undefined ? undefined : this.#ownRequests.get(key);
+    if (key !== undefined && own !== undefined) {
+      this.#ownRequests.delete(key);
+      own('result' in message ? { result: message.result } : { error: message.error });
+      return;
+    }
     const serverId = key === undefined ? undefined : this.#serverRequests.get(key);
     if (key === undefined || serverId === undefined) {
       this.#log(`the client sent an answer for request ${showId(message.id)}, which the server is not waiting for (dropped, never relayed)`);

@@ -25,13 +25,25 @@ export interface RequestContext {
   cancelled(): boolean;
   /** The server's messages about the request (progress, logs, its own requests). */
   onRelated(message: Related): void;
+  /** Ask the client something of the gateway's own about this request (a legacy client: sampling, elicitation, roots). */
+  askClient(method: string, params: { [key: string]: unknown } | undefined): Promise<Answer>;
 }
 
 /** Sends a request (in the server's era) and gives the answer back in the client's era. */
 type Forward = (request: JSONRPCRequest) => Promise<Answer>;
 
-/** How many times the gateway retries, for a legacy client, an `input_required` that asks for nothing but its `requestState` back. */
-const STATE_ONLY_RETRIES = 3;
+/**
+ * How many `input_required` rounds the gateway goes through for a legacy client before it gives up on
+ * a call (a server may ask again and again: 2026-07-28 basic/patterns/mrtr lets it; a loop must end).
+ */
+const INPUT_ROUNDS = 10;
+
+/** The input requests of 2026-07-28 (MRTR's `inputRequests` values) and the 2025-11-25 client capability each needs. */
+const INPUT_METHODS: ReadonlyMap<string, string> = new Map([
+  ['elicitation/create', 'elicitation'],
+  ['sampling/createMessage', 'sampling'],
+  ['roots/list', 'roots'],
+]);
 
 /**
  * What each request does on its way through the gateway, in each pairing of eras (docs/mcp-gateway.md,
@@ -133,26 +145,63 @@ export class Requests {
 
   /**
    * A legacy client's request to a modern server: with the 2026-07-28 `_meta`. An `input_required`
-   * that only asks for its `requestState` back (load shedding) is retried at once; one that asks the
-   * client for input cannot be put to a legacy client through the gateway, and is an error.
+   * result (multi round-trip, 2026-07-28 basic/patterns/mrtr) is the server asking the client what a
+   * 2025-11-25 server asks with requests of its own — the same `elicitation/create`,
+   * `sampling/createMessage` and `roots/list` — so the gateway does the client's part: it sends each
+   * input request to the client as a request on this call's stream, and retries the call with the
+   * answers as `inputResponses` and the server's `requestState` echoed exactly (a new id each time),
+   * until the result is complete. The pre chain ran once, on the call; the post chain runs on the
+   * complete result.
    */
   async #sendToModern(request: JSONRPCRequest, context: RequestContext): Promise<Answer> {
-    let current = toModernRequest(request, this.#client ?? { protocolVersion: '2025-11-25', clientInfo: undefined, capabilities: {} }, this.#logLevel);
-    for (let attempt = 0; ; attempt++) {
+    const client = this.#client ?? { protocolVersion: '2025-11-25', clientInfo: undefined, capabilities: {} };
+    const first = toModernRequest(request, client, this.#logLevel);
+    let current = first;
+    for (let round = 1; ; round++) {
       const answer = await this.#send(current, context);
       if ('error' in answer || resultTypeOf(answer.result) !== 'input_required') return answer;
-      const { inputRequests, requestState } = answer.result;
-      if (inputRequests === undefined && typeof requestState === 'string' && attempt < STATE_ONLY_RETRIES) {
-        current = { ...current, params: { ...current.params, requestState } };
-        continue;
+      const label = this.#options.upstream.link.label;
+      if (round > INPUT_ROUNDS) {
+        return { error: { code: RpcCode.InternalError, message: `basis-hooks: ${label} asked for input ${INPUT_ROUNDS} times on one ${request.method} without completing it; the gateway gave up` } };
       }
-      return {
-        error: {
-          code: RpcCode.InternalError,
-          message: `basis-hooks: ${this.#options.upstream.link.label} needs input from the client (a 2026-07-28 input_required result) that a 2025-11-25 client cannot be asked for through the gateway`,
-        },
-      };
+      const { inputRequests, requestState } = answer.result;
+      let inputResponses: Json | undefined;
+      if (inputRequests !== undefined) {
+        const asked = await this.#askForInput(inputRequests, client, context);
+        if ('error' in asked) return { error: asked.error };
+        inputResponses = asked.responses;
+      } else if (typeof requestState !== 'string') {
+        return { error: { code: RpcCode.InternalError, message: `basis-hooks: ${label} answered input_required with neither inputRequests nor requestState (the spec requires one)` } };
+      }
+      // The retry is the original request with this round's answers: nothing of an earlier round's.
+      const { inputResponses: _responses, requestState: _state, ...params } = (first.params ?? {}) as Json;
+      current = { ...first, params: { ...params, ...(inputResponses === undefined ? {} : { inputResponses }), ...(typeof requestState === 'string' ? { requestState } : {}) } };
     }
+  }
+
+  /** Put a modern server's input requests to a legacy client, one at a time: their results by key, or why not. */
+  async #askForInput(inputRequests: unknown, client: LegacyClient, context: RequestContext): Promise<{ responses: Json } | { error: { code: number; message: string } }> {
+    const label = this.#options.upstream.link.label;
+    if (!isObject(inputRequests)) return { error: { code: RpcCode.InternalError, message: `basis-hooks: ${label} sent inputRequests that are not an object` } };
+    const responses: Json = {};
+    for (const [key, asked] of Object.entries(inputRequests)) {
+      const method = isObject(asked) && typeof asked.method === 'string' ? asked.method : undefined;
+      const capability = method === undefined ? undefined : INPUT_METHODS.get(method);
+      if (method === undefined || capability === undefined) {
+        return { error: { code: RpcCode.InternalError, message: `basis-hooks: ${label} asked the client for ${JSON.stringify(method ?? asked)}, which is not an input request of MCP 2026-07-28` } };
+      }
+      if (!isObject(client.capabilities[capability])) {
+        // The gateway declared exactly the client's capabilities: a conforming server never asks this.
+        return { error: { code: RpcCode.InternalError, message: `basis-hooks: ${label} asked the client for ${method}, but the client did not declare the "${capability}" capability` } };
+      }
+      const params = isObject(asked) && isObject(asked.params) ? asked.params : undefined;
+      const answer = await context.askClient(method, params);
+      if ('error' in answer) {
+        return { error: { code: RpcCode.InternalError, message: `basis-hooks: the client answered the server's ${method} with an error (${answer.error.code}: ${answer.error.message}); the request was not completed` } };
+      }
+      responses[key] = answer.result;
+    }
+    return { responses };
   }
 
   // ── a modern (2026-07-28) client ─────────────────────────────────────────────────────────────────

@@ -28,12 +28,13 @@ export function legacyClientOf(request: Pick<JSONRPCRequest, 'params'>): LegacyC
 }
 
 /**
- * The legacy client's capabilities as a modern server may rely on: without sampling, elicitation and
- * roots — a modern server asks for those in an `input_required` result, which the gateway does not
- * turn into requests to a legacy client — and without tasks (2025-11-25's are not the extension).
+ * The legacy client's capabilities as a modern server may rely on: sampling, elicitation and roots as
+ * the client declared them (a modern server asks for those in an `input_required` result, which the
+ * gateway puts to the client as the 2025-11-25 requests they are), without tasks (2025-11-25's are
+ * not the extension).
  */
 export function modernCapabilitiesOf(client: LegacyClient): Json {
-  const { sampling: _sampling, elicitation: _elicitation, roots: _roots, tasks: _tasks, ...rest } = client.capabilities;
+  const { tasks: _tasks, ...rest } = client.capabilities;
   return rest;
 }
 

@@ -13,6 +13,7 @@
  * does not understand counts as "can apply" (the policy stays in).
  */
 import { createHash } from 'node:crypto';
+import type { Preparse } from './preparsed.js';
 import type { CedarEngine, CedarEntity, CedarUid } from './engine.js';
 
 type UidJson = CedarUid | { readonly __entity: CedarUid };
@@ -143,6 +144,15 @@ export class Subsets {
     private readonly setId: string,
     private readonly policies: ReadonlyArray<{ readonly id: string; readonly text: string; readonly applies: (p: Side, a: Side, r: Side) => boolean }>,
     private readonly hierarchy: Hierarchy,
+    /**
+     * Where a subset is preparsed, and the whole set's content digest (a subset's is made from it): by
+     * default straight into the engine, named by content; a hook passes its pool holds (preparsed.ts),
+     * so a subset is freed with the hook.
+     */
+    private readonly pool: { readonly content: string; acquire(content: string, preparse: Preparse): string | undefined } = {
+      content: setId,
+      acquire: (content, preparse) => (preparse(content) ? content : undefined),
+    },
   ) {}
 
   /** The preparsed set id for this request's principal, action (and its groups) and resource. */
@@ -170,10 +180,11 @@ export class Subsets {
       return this.setId;
     }
     // Named by content, like the whole set: two hooks of the same files share it, never clash.
-    const id = `${this.setId}/${createHash('sha256').update(ids).digest('hex').slice(0, 32)}`;
+    const content = `${this.pool.content}/${createHash('sha256').update(ids).digest('hex').slice(0, 32)}`;
     const wanted = new Set(ids.split('\u0001'));
-    const answer = this.engine.preparsePolicySet(id, { staticPolicies: Object.fromEntries(this.policies.filter((p) => wanted.has(p.id)).map((p) => [p.id, p.text])) });
-    if (answer.type === 'failure') return this.setId;
+    const staticPolicies = Object.fromEntries(this.policies.filter((p) => wanted.has(p.id)).map((p) => [p.id, p.text]));
+    const id = this.pool.acquire(content, (slot) => this.engine.preparsePolicySet(slot, { staticPolicies }).type !== 'failure');
+    if (id === undefined) return this.setId;
     this.#preparsedCount++;
     this.#byPolicies.set(ids, id);
     return id;

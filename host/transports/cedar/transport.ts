@@ -14,6 +14,7 @@ import { actionGroups, actionOf, contextOf, principalOf, resourceOf } from './ma
 import { EntitySlices } from './slice.js';
 import { hierarchyOf, scopeTest, Subsets } from './scope.js';
 import { loadPolicySet, type CedarFiles, type LoadedPolicySet } from './policy-set.js';
+import { Holds } from './preparsed.js';
 
 /** Options of {@link cedarTransport}: the files, and the decision cache. */
 export interface CedarOptions extends CedarFiles {
@@ -36,6 +37,11 @@ export interface CedarInfo {
   /** Cedar's validation warnings, `file:line:col: message`. */
   readonly warnings: readonly string[];
   readonly timings_ms: { readonly load: number };
+  /**
+   * The id the engine holds the preparsed set under, while this hook lives (to ask the engine
+   * directly beside the hook, as the bench does; reused for other policies once the hook is gone).
+   */
+  readonly preparsed_id: string;
 }
 
 /** A Cedar hook. */
@@ -62,12 +68,6 @@ interface Loaded {
   readonly slices: EntitySlices;
   readonly info: CedarInfo;
 }
-
-/**
- * Policy sets this process has preparsed, by id (their content's digest): the engine keeps them for
- * the life of the process, so a second hook of the same files (a reload, a second config) reuses one.
- */
-const preparsedIds = new Set<string>();
 
 /** The request's exact text, for the decision cache's key. */
 function cacheKey(request: HookRequest, text: RequestText | undefined): string {
@@ -114,17 +114,20 @@ export function cedarTransport(options: CedarOptions): CedarTransport {
     try {
       const engine = await loadCedarEngine();
       const set = await loadPolicySet(engine, files);
-      // Preparsed once, by content: a call never parses a policy. Transports with the same files share it.
-      const id = `basis-hooks:${set.sha256}`;
-      if (!preparsedIds.has(id)) {
-        const preparsed = engine.preparsePolicySet(id, { staticPolicies: set.record });
-        if (preparsed.type === 'failure') throw new HookError('load_failed', `${files.policies}: Cedar could not preparse the policy set: ${preparsed.errors.map((e) => e.message).join('; ')}`);
-        if (set.schema !== undefined) {
-          const schema = engine.preparseSchema(id, set.schema);
-          if (schema.type === 'failure') throw new HookError('load_failed', `${files.schema ?? ''}: Cedar could not preparse the schema: ${schema.errors.map((e) => e.message).join('; ')}`);
+      // Preparsed once, by content: a call never parses a policy. Hooks of the same files share it; the
+      // engine's copy is reused for other content once no live hook holds it (preparsed.ts).
+      const content = `basis-hooks:${set.sha256}`;
+      let failed: string | undefined;
+      const id = holds.acquire(content, (slot) => {
+        const preparsed = engine.preparsePolicySet(slot, { staticPolicies: set.record });
+        if (preparsed.type === 'failure') failed = `${files.policies}: Cedar could not preparse the policy set: ${preparsed.errors.map((e) => e.message).join('; ')}`;
+        else if (set.schema !== undefined) {
+          const schema = engine.preparseSchema(slot, set.schema);
+          if (schema.type === 'failure') failed = `${files.schema ?? ''}: Cedar could not preparse the schema: ${schema.errors.map((e) => e.message).join('; ')}`;
         }
-        preparsedIds.add(id);
-      }
+        return failed === undefined;
+      });
+      if (id === undefined) throw new HookError('load_failed', failed ?? `${files.policies}: Cedar could not preparse the policy set`);
       const info: CedarInfo = {
         sha256: set.sha256,
         cedar_version: engine.getCedarVersion(),
@@ -133,9 +136,10 @@ export function cedarTransport(options: CedarOptions): CedarTransport {
         schema: set.schema !== undefined,
         warnings: set.warnings,
         timings_ms: { load: performance.now() - started },
+        preparsed_id: id,
       };
       const policies = [...set.policies.values()].map((policy) => ({ id: policy.id, text: policy.text, applies: scopeTest(policy.scope) }));
-      const subsets = new Subsets(engine, id, policies, hierarchyOf(set.entities, set.schemaActions));
+      const subsets = new Subsets(engine, id, policies, hierarchyOf(set.entities, set.schemaActions), { content, acquire: (key, preparse) => holds.acquire(key, preparse) });
       const slices = new EntitySlices(set.entities, policies.map((p) => p.text), set.schema !== undefined);
       const done: Loaded = { engine, set, id, subsets, slices, info };
       loaded = done;
@@ -197,7 +201,7 @@ export function cedarTransport(options: CedarOptions): CedarTransport {
     }
   }
 
-  return {
+  const self: CedarTransport = {
     kind: 'cedar',
     // For telemetry (basis_hooks.isolation): evaluated on the caller's thread, as an interceptor is.
     isolation: 'in-process',
@@ -220,4 +224,7 @@ export function cedarTransport(options: CedarOptions): CedarTransport {
       return { engine: 'cedar', ...explainAnswer(state.set, request, asked.raw) };
     },
   };
+  // What this hook preparses is given back when it is garbage-collected (a reloaded config's old hooks).
+  const holds = new Holds(self);
+  return self;
 }

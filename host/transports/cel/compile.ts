@@ -16,7 +16,7 @@ import { guardOf, residualSource } from './guard.js';
 import { POST_ONLY_VARIABLES, REQUEST_VARIABLES, type CelEngine } from './engine.js';
 import { endMeter, instrument, isCostExceeded, lastCost, MatchesError, startMeter } from './meter.js';
 import { degree, formatPoly, valueAt, type Poly } from './poly.js';
-import { compilePattern } from './regex.js';
+import { compilePattern, patternAtRunTime, type MatchesPattern } from './regex.js';
 
 /** The default cost limit of an expression: see docs/policies.md for what it buys. */
 export const DEFAULT_COST_LIMIT = 100_000;
@@ -142,16 +142,26 @@ function readsOf(root: CelNode, names: readonly string[]): CelNode[] {
   return found;
 }
 
-/** The string-literal pattern of each `matches` call that has one, compiled now (a bad one is refused). */
-function literalPatterns(source: string, where: string, calls: readonly CelNode[]): Map<CelNode, RegExp> {
-  const out = new Map<CelNode, RegExp>();
-  for (const call of calls) {
-    const pattern = callParts(call).args[0];
+/** The literal pattern of each `matches` call of the tree (macro expansions included). */
+function matchesLiterals(root: CelNode): Array<{ readonly call: CelNode; readonly literal: CelNode & { readonly args: string } }> {
+  const out: Array<{ readonly call: CelNode; readonly literal: CelNode & { readonly args: string } }> = [];
+  for (const node of allNodes(root)) {
+    if (node.op !== 'rcall' || callParts(node).name !== 'matches') continue;
+    const pattern = callParts(node).args[0];
     const literal = pattern === undefined ? undefined : (pattern.meta.alternate ?? pattern);
-    if (literal?.op !== 'value' || typeof literal.args !== 'string') continue;
+    if (literal?.op === 'value' && typeof literal.args === 'string') out.push({ call: node, literal: literal as CelNode & { readonly args: string } });
+  }
+  return out;
+}
+
+/** Every literal `matches` pattern compiled now, by its text (a bad one is refused, with its column). */
+function literalPatterns(source: string, where: string, root: CelNode): Map<string, MatchesPattern> {
+  const out = new Map<string, MatchesPattern>();
+  for (const { literal } of matchesLiterals(root)) {
+    if (out.has(literal.args)) continue;
     const compiled = compilePattern(literal.args);
     if (!compiled.ok) throw refuse(source, where, 'regex', literal.start, `matches: ${compiled.why}`);
-    out.set(call, compiled.regex);
+    out.set(literal.args, compiled.pattern);
   }
   return out;
 }
@@ -201,14 +211,26 @@ export function compileExpression(engine: CelEngine, source: string, options: Co
     const [read] = readsOf(root, POST_ONLY_VARIABLES);
     if (read !== undefined) throw refuse(source, where, 'absent_field', read.start, `${String(read.args)} does not exist before the call (this hook runs at pre_tool_use)`);
   }
-  const { cost, plan } = estimateCost(root, where);
+  // Patterns first: a literal one's weight is part of the estimate.
+  const byText = literalPatterns(source, where, root);
+  // A pattern known now but not written as the call's argument (a literal list's element, a bound
+  // literal) is weighed too: compiled when the call runs, it is the same pattern.
+  const weightOf = (pattern: string): number | undefined => {
+    const known = byText.get(pattern) ?? patternAtRunTime(pattern);
+    return 'weight' in known ? known.weight : known.ok ? known.pattern.weight : undefined;
+  };
+  const { cost, plan } = estimateCost(root, where, weightOf);
   checkCost(source, where, cost, limit);
   const guard = guardOf(root);
   // Printed before instrumenting (the printer reads the tree as the parser made it).
   const rest = guard === undefined ? undefined : residualSource(root, (node) => engine.serialize(node));
   // The fast paths first: the meter's wrappers (instrument) then wrap them where they meter a node.
   installFastPaths(allNodes(root));
-  const patterns = literalPatterns(source, where, plan.matches);
+  const patterns = new Map<CelNode, MatchesPattern>();
+  for (const { call, literal } of matchesLiterals(root)) {
+    const compiled = byText.get(literal.args);
+    if (compiled !== undefined) patterns.set(call, compiled);
+  }
   instrument(plan, patterns);
   const plain = plainTest(root, (call) => patterns.get(call), plan.top, limit);
   const estimate = formatPoly(cost, N);

@@ -19,15 +19,50 @@ export const SIZE_COST = 0.1;
 /** The size variable: the size of the call's values (characters of their JSON text). */
 export const N = 'n';
 
+/**
+ * How an operand's value is measured for its charge (× {@link SIZE_COST}), by what the operation does
+ * with it: `top` its characters, elements or entries; `deep` everything in it (an equality or a `join`
+ * reads all of it: characters of every string, every element and entry — at most its JSON text);
+ * `deep-list` deep when a list or a string, nothing when a map (`in` a map is one look-up); `count`
+ * a string's characters or a map's keys, nothing for a list (`size()`: a list knows its length);
+ * `keys` a map's keys, nothing otherwise (a comprehension over a map lists its keys first).
+ */
+export type SizeMode = 'top' | 'deep' | 'deep-list' | 'count' | 'keys';
+
+/**
+ * The cost of a `matches` on a text of `textLength` characters. Every match pays what `contains` would
+ * (0.1 per character, and 1: the literal fast paths of pattern.ts read the text once); a match the
+ * linear-time engine runs (`engine`) pays that again times {@link MATCH_WEIGHT_COST} × the pattern's
+ * weight, the size of the automaton the engine runs per character (never less than the pattern's
+ * length: pattern.ts). cel-go charges the text's cost times a quarter of the pattern's *length*; V8's
+ * linear-time engine is slower than RE2 per character and automaton state (docs/policies.md, figures),
+ * so the weight, not the length, is what is priced.
+ */
+export function matchCost(textLength: number, weight: number, engine: boolean): number {
+  const scan = Math.ceil(SIZE_COST * (1 + textLength));
+  return engine ? scan * (1 + Math.ceil(MATCH_WEIGHT_COST * weight)) : scan;
+}
+
+/** What a match on the engine costs per character of the text (× 0.1) and unit of the pattern's weight. */
+export const MATCH_WEIGHT_COST = 1;
+
+/**
+ * An upper bound of a pattern's weight per character of its source (counting one more), for a pattern known only when the
+ * call runs: V8's linear-time engine copies a repeated part at most 16 times over (it refuses the
+ * pattern beyond that), and the heaviest atom, `\S`, weighs 18 per character (a property test holds
+ * the weights of random patterns to this bound: test/transports/cel/regex.test.ts).
+ */
+export const MAX_WEIGHT_PER_CHAR = 320;
+
 /** Where the meter charges as an expression runs (see meter.ts). */
 export interface MeterPlan {
   /** Charged once when the expression starts: every operation outside a comprehension's body. */
   readonly top: number;
   /** Each comprehension's body → its charge per element, and the comprehension. */
   readonly steps: ReadonlyMap<CelNode, { readonly units: number; readonly comprehension: Comprehension }>;
-  /** Operands whose value's size is charged (× {@link SIZE_COST}) each time they are evaluated. */
-  readonly sized: ReadonlySet<CelNode>;
-  /** `matches` calls, run on the linear-time regular-expression engine. */
+  /** Operands whose value's size is charged (× {@link SIZE_COST}) each time they are evaluated, and how it is measured. */
+  readonly sized: ReadonlyMap<CelNode, SizeMode>;
+  /** `matches` calls, run on the linear-time regular-expression engine: each charges {@link matchCost} before it runs. */
   readonly matches: readonly CelNode[];
 }
 
@@ -67,14 +102,23 @@ function isLiteral(node: CelNode): boolean {
 const ONE = constant(1);
 
 class Estimator {
-  readonly #sized = new Set<CelNode>();
+  readonly #sized = new Map<CelNode, SizeMode>();
   readonly #steps = new Map<CelNode, { readonly units: number; readonly comprehension: Comprehension }>();
   readonly #matches: CelNode[] = [];
+  /**
+   * Variables in reach whose value is one of a few strings known now (a comprehension over a literal
+   * list of strings, a `cel.bind` to a string literal): a `matches` on one is priced by their weights.
+   */
+  #constants = new Map<string, readonly string[] | undefined>();
   /** The static charge of the region being walked: the top, or the body of the innermost comprehension. */
   #region = 0;
   #elements = 0;
 
-  constructor(private readonly where: string) {}
+  constructor(
+    private readonly where: string,
+    /** The weight of a literal `matches` pattern (compiled at load), or undefined when it does not compile. */
+    private readonly weightOf: (pattern: string) => number | undefined,
+  ) {}
 
   plan(top: number): MeterPlan {
     return { top, steps: this.#steps, sized: this.#sized, matches: this.#matches };
@@ -136,7 +180,7 @@ class Estimator {
         const a = item === undefined ? undefined : this.walk(item, scope);
         // A literal list or map is searched at a cost known now; anything else is charged its size.
         const literalList = collection !== undefined && ['list', 'map'].includes((collection.meta.alternate ?? collection).op) && !this.#hasVariables(collection);
-        const b = collection === undefined ? undefined : literalList ? this.#literalOperand(collection, scope) : this.#operand(collection, scope);
+        const b = collection === undefined ? undefined : literalList ? this.#literalOperand(collection, scope) : this.#operand(collection, scope, 'deep-list');
         return { cost: add(ONE, a?.cost ?? ONE, b?.cost ?? ONE), size: ONE };
       }
       case 'call':
@@ -158,18 +202,18 @@ class Estimator {
           // Against a literal, a comparison reads no more than the literal: its cost is known now.
           const literal = children.find(isLiteral);
           if (literal !== undefined && children.length === 2) return this.#boundedBy(literal, children, scope);
-          return this.#sizedOperation(node, children, scope, 'scalar');
+          return this.#sizedOperation(node, children, scope, 'scalar', 'deep');
         }
         throw this.#refuse(node, `its cost cannot be estimated (operator ${JSON.stringify(node.op)} is not one this version knows)`);
     }
   }
 
-  /** An operand whose size the operation pays for: charged at run time, or now when it is a literal. */
-  #operand(node: CelNode, scope: ReadonlyMap<string, Poly>): Estimate {
+  /** An operand whose size the operation pays for: charged at run time (measured as `mode` says), or now when it is a literal. */
+  #operand(node: CelNode, scope: ReadonlyMap<string, Poly>, mode: SizeMode = 'top'): Estimate {
     const inner = this.walk(node, scope);
     const literal = (node.meta.alternate ?? node).op === 'value';
     if (literal) this.#region += SIZE_COST * literalSize(node.args);
-    else this.#sized.add(node);
+    else this.#sized.set(node, mode);
     return { cost: add(inner.cost, scale(inner.size, SIZE_COST)), size: inner.size };
   }
 
@@ -199,8 +243,8 @@ class Estimator {
   }
 
   /** `+` (its value is both operands) and comparisons (a bool), each paying for its operands' size. */
-  #sizedOperation(node: CelNode, children: readonly CelNode[], scope: ReadonlyMap<string, Poly>, result: 'sum' | 'scalar'): Estimate {
-    const parts = children.map((child) => this.#operand(child, scope));
+  #sizedOperation(node: CelNode, children: readonly CelNode[], scope: ReadonlyMap<string, Poly>, result: 'sum' | 'scalar', mode: SizeMode = 'top'): Estimate {
+    const parts = children.map((child) => this.#operand(child, scope, mode));
     return { cost: add(ONE, ...parts.map((p) => p.cost)), size: result === 'sum' ? add(...parts.map((p) => p.size)) : ONE };
   }
 
@@ -210,9 +254,11 @@ class Estimator {
     const [argument] = args;
     // x.startsWith('lit') reads at most the literal's length of x: a cost known now.
     if (PREFIX_BOUND.has(name) && receiver !== undefined && argument !== undefined && args.length === 1 && isLiteral(argument)) return this.#boundedBy(argument, operandsOf, scope);
+    if (name === 'matches' && receiver !== undefined && argument !== undefined) return this.#matchesCall(node, receiver, argument, scope);
     const scans = SCANNING.has(name);
-    const parts = operandsOf.map((child) => (scans ? this.#operand(child, scope) : this.walk(child, scope)));
-    if (name === 'matches') this.#matches.push(node);
+    // size(): a string's characters or a map's keys are counted (a list knows its length); join reads every element.
+    const mode: SizeMode = name === 'size' ? 'count' : name === 'join' ? 'deep' : 'top';
+    const parts = operandsOf.map((child) => (scans || name === 'size' ? this.#operand(child, scope, mode) : this.walk(child, scope)));
     const cost = add(ONE, ...parts.map((p) => p.cost));
     const [first] = parts;
     const total = add(...parts.map((p) => p.size));
@@ -226,19 +272,43 @@ class Estimator {
     return { cost, size: add(total, constant(32)) };
   }
 
+  /**
+   * `text.matches(pattern)`: {@link matchCost}, charged by the call itself before the engine runs (the
+   * text is not an operand charged apart). A literal pattern's weight is known now; another's is at
+   * most {@link MAX_WEIGHT_PER_CHAR} per character, and its text is charged as it is compiled.
+   */
+  #matchesCall(node: CelNode, receiver: CelNode, pattern: CelNode, scope: ReadonlyMap<string, Poly>): Estimate {
+    this.#matches.push(node);
+    const text = this.walk(receiver, scope);
+    const target = pattern.meta.alternate ?? pattern;
+    const known = target.op === 'value' && typeof target.args === 'string' ? [target.args] : target.op === 'id' ? this.#constants.get(String(target.args)) : undefined;
+    const weights = known?.map((source) => this.weightOf(source));
+    const literal = weights === undefined || weights.some((w) => w === undefined) ? undefined : Math.max(...(weights as number[]));
+    const compiledPattern = literal === undefined ? this.#operand(pattern, scope) : this.walk(pattern, scope);
+    // What one character of the text costs on the engine: 1 + ⌈weight⌉ (ceilings bounded by + 1).
+    const perUnit = literal === undefined ? add(scale(compiledPattern.size, MATCH_WEIGHT_COST * MAX_WEIGHT_PER_CHAR), constant(MATCH_WEIGHT_COST * MAX_WEIGHT_PER_CHAR + 2)) : constant(1 + Math.ceil(MATCH_WEIGHT_COST * literal));
+    // ceil(0.1·(1 + L)) ≤ 0.1·L + 1.1
+    const perText = add(scale(text.size, SIZE_COST), constant(1 + SIZE_COST));
+    return { cost: add(ONE, text.cost, compiledPattern.cost, mul(perText, perUnit)), size: ONE };
+  }
+
   #comprehension(node: CelNode, scope: ReadonlyMap<string, Poly>): Estimate {
     const c = comprehensionOf(node);
-    const iterable = this.walk(c.iterable, scope);
+    // Over a map, the keys are listed before the first step: charged as the iterable is evaluated.
+    const iterable = this.#operand(c.iterable, scope, 'keys');
     const init = this.walk(c.init, scope);
     const element = `e${++this.#elements}`;
     const inner = new Map(scope).set(c.iterVarName, variable(element));
     const outer = this.#region;
     this.#region = 0;
-    const step = this.walk(c.step, inner);
+    const step = this.#with(c.iterVarName, stringsOf(c.iterable), () => this.walk(c.step, inner));
     // The body's charge per element, and one more for the iteration itself.
     this.#steps.set(c.step, { units: this.#region + 1, comprehension: c });
     this.#region = outer;
-    const cost = add(ONE, iterable.cost, init.cost, sumOver(add(step.cost, ONE), element, iterable.size));
+    // A literal list has as many elements as it is written with (its size also counts what they hold).
+    const literalList = (c.iterable.meta.alternate ?? c.iterable).op === 'list';
+    const count = literalList ? constant(operands(c.iterable.meta.alternate ?? c.iterable).length) : iterable.size;
+    const cost = add(ONE, iterable.cost, init.cost, sumOver(add(step.cost, ONE), element, iterable.size, count));
     if (c.kind === 'quantifier') return { cost, size: ONE };
     // map/filter: a list of at most as many elements, each at most what the body pushes.
     return { cost, size: add(iterable.size, sumOver(step.size, element, iterable.size)) };
@@ -249,7 +319,9 @@ class Estimator {
     this.#region += 1;
     if (macro.val !== undefined && macro.exp !== undefined && typeof macro.var === 'string') {
       const value = this.walk(macro.val, scope);
-      const body = this.walk(macro.exp, new Map(scope).set(macro.var, value.size));
+      const bound = macro.val.meta.alternate ?? macro.val;
+      const strings = bound.op === 'value' && typeof bound.args === 'string' ? [bound.args] : undefined;
+      const body = this.#with(macro.var, strings, () => this.walk(macro.exp as CelNode, new Map(scope).set(macro.var as string, value.size)));
       return { cost: add(ONE, value.cost, body.cost), size: body.size };
     }
     if (Array.isArray(macro.args)) {
@@ -260,9 +332,33 @@ class Estimator {
     throw this.#refuse(node, 'its cost cannot be estimated (a macro this version does not know)');
   }
 
+  /** Walk with `name` bound to one of `strings` (or to nothing known, shadowing an outer binding). */
+  #with<T>(name: string, strings: readonly string[] | undefined, walk: () => T): T {
+    const outer = this.#constants;
+    this.#constants = new Map(outer).set(name, strings);
+    try {
+      return walk();
+    } finally {
+      this.#constants = outer;
+    }
+  }
+
   #refuse(node: CelNode, why: string): PolicyError {
     return new PolicyError(`${this.where}: ${why}`, { problem: 'cost_limit', location: { rule: this.where, column: node.start + 1 } });
   }
+}
+
+/** The strings of a literal list of string literals, else undefined. */
+function stringsOf(node: CelNode): readonly string[] | undefined {
+  const target = node.meta.alternate ?? node;
+  if (target.op !== 'list') return undefined;
+  const strings: string[] = [];
+  for (const item of operands(target)) {
+    const value = item.meta.alternate ?? item;
+    if (value.op !== 'value' || typeof value.args !== 'string') return undefined;
+    strings.push(value.args);
+  }
+  return strings.length === 0 ? undefined : strings;
 }
 
 function literalSize(value: unknown): number {
@@ -283,8 +379,8 @@ function requestScope(): Map<string, Poly> {
  * runtime meter. Throws a {@link PolicyError} (`cost_limit`) for a node it cannot estimate: an
  * expression whose cost is unknown is not run.
  */
-export function estimateCost(root: CelNode, where: string): CostEstimate {
-  const estimator = new Estimator(where);
+export function estimateCost(root: CelNode, where: string, weightOf: (pattern: string) => number | undefined = () => undefined): CostEstimate {
+  const estimator = new Estimator(where, weightOf);
   const { cost } = estimator.walk(root, requestScope());
   return { cost, plan: estimator.plan(estimator.region) };
 }

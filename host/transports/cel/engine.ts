@@ -1,4 +1,3 @@
-import { setFlagsFromString } from 'node:v8';
 import type { Environment } from '@marcbachmann/cel-js';
 
 /** The CEL library (`@marcbachmann/cel-js`), typed. */
@@ -36,19 +35,13 @@ let engine: Promise<CelEngine> | undefined;
 
 /**
  * Load the CEL engine once per process, on first use: the library takes tens of ms to import, which
- * a config without CEL should not pay. Also turns on two V8 flags for `matches` (regex.ts), since CEL
- * promises RE2 semantics — time linear in the text — and a JavaScript `RegExp` alone does not keep
- * that promise: V8's linear-time engine (the `l` flag, with which a pattern is checked at load), and
- * its fallback to that engine for a match that backtracks more than 50,000 times. The flags are the
- * process's: any regular expression compiled afterwards that backtracks that much is finished in linear
- * time instead, with the same result; none gives another answer.
+ * a config without CEL should not pay. It changes nothing else in the process: `matches` runs on V8's
+ * linear-time engine, whose flag is on only while a pattern is compiled (regex.ts).
  */
 export function loadCelEngine(): Promise<CelEngine> {
   // One after the other: the printer's module imports the library's, which must initialise first.
   engine ??= import('@marcbachmann/cel-js').then(async (lib) => {
     const printer = await import('@marcbachmann/cel-js/serialize');
-    setFlagsFromString('--enable-experimental-regexp-engine');
-    setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
     const env = new lib.Environment({ unlistedVariablesAreDyn: false, homogeneousAggregateLiterals: false });
     for (const [name, type] of Object.entries(REQUEST_VARIABLES)) env.registerVariable(name, type);
     return { lib, env, serialize: (node: unknown) => printer.serialize(node as Parameters<typeof printer.serialize>[0]) };

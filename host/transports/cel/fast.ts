@@ -7,8 +7,9 @@
  * the fast path skips that, and gives the very same answer.
  */
 import { callParts, type CelNode, type EvalFn } from './ast.js';
-import { SIZE_COST } from './cost.js';
+import { matchCost, SIZE_COST } from './cost.js';
 import { recordCost } from './meter.js';
+import type { MatchesPattern } from './regex.js';
 
 function literalString(node: CelNode | undefined): string | undefined {
   const target = node === undefined ? undefined : (node.meta.alternate ?? node);
@@ -100,7 +101,7 @@ export function allNodes(root: CelNode): CelNode[] {
  */
 export function plainTest(
   root: CelNode,
-  patternOf: (call: CelNode) => RegExp | undefined,
+  patternOf: (call: CelNode) => MatchesPattern | undefined,
   fixedCost: number,
   costLimit: number,
 ): ((variables: Readonly<Record<string, unknown>>) => boolean | undefined) | undefined {
@@ -130,8 +131,15 @@ export function plainTest(
       if (value === null || typeof value !== 'object' || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype || !Object.hasOwn(value, key)) return undefined;
       value = (value as Record<string, unknown>)[key];
     }
-    // What the meter would charge: the fixed part and the scanned string.
+    // What the meter would charge: the fixed part and the scanned string (a match: its own cost).
     if (typeof value !== 'string') return undefined;
+    if (pattern !== undefined) {
+      const quick = pattern.quick(value);
+      const cost = fixedCost + matchCost(value.length, pattern.weight, quick === undefined);
+      if (cost > costLimit) return undefined;
+      recordCost(cost);
+      return quick ?? pattern.engine(value);
+    }
     const cost = fixedCost + SIZE_COST * value.length;
     if (cost > costLimit) return undefined;
     recordCost(cost);

@@ -8,8 +8,8 @@
  * registers no async function here), so evaluations never interleave.
  */
 import { callParts, type CelEvaluator, type CelNode, type EvalFn } from './ast.js';
-import { SIZE_COST, type MeterPlan } from './cost.js';
-import { patternAtRunTime, type CompiledPattern } from './regex.js';
+import { matchCost, SIZE_COST, type MeterPlan, type SizeMode } from './cost.js';
+import { patternAtRunTime, type CompiledPattern, type MatchesPattern } from './regex.js';
 
 let spent = 0;
 let limit = Number.POSITIVE_INFINITY;
@@ -73,6 +73,77 @@ export function sizeOf(value: unknown): number {
   return 0;
 }
 
+function isMap(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Uint8Array) && !(value instanceof Set);
+}
+
+/**
+ * Everything in a value, as its charge counts it — a string's characters, and for a list or a map one
+ * for each element or entry plus what it holds (keys included): never more than its JSON text. The walk
+ * stops once it has counted more than `within` (the charge then stops the evaluation anyway), so it
+ * costs no more than what the evaluation may still spend.
+ */
+export function deepSize(value: unknown, within: number): number {
+  let total = 0;
+  const pending: object[] = [];
+  // Strings and scalars are counted where they are met; only containers wait their turn.
+  const count = (item: unknown): void => {
+    if (typeof item === 'string') total += item.length;
+    else if (item instanceof Uint8Array) total += item.length;
+    else if (item !== null && typeof item === 'object') {
+      total += 1;
+      pending.push(item);
+    } else total += 1;
+  };
+  count(value);
+  while (pending.length > 0 && total <= within) {
+    const item = pending.pop() as object;
+    if (Array.isArray(item)) {
+      for (let i = 0; i < item.length && total <= within; i++) {
+        total += 1;
+        count(item[i]);
+      }
+    } else if (item instanceof Map) {
+      for (const [key, entry] of item) {
+        if (total > within) break;
+        total += 1;
+        count(key);
+        count(entry);
+      }
+    } else if (item instanceof Set) {
+      for (const entry of item) {
+        if (total > within) break;
+        total += 1;
+        count(entry);
+      }
+    } else {
+      for (const key in item) {
+        if (total > within) break;
+        if (!Object.hasOwn(item, key)) continue;
+        total += 1 + key.length;
+        count((item as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return total;
+}
+
+/** A value's size measured as `mode` says (see {@link SizeMode}), counting no further than `within`. */
+export function measure(value: unknown, mode: SizeMode, within: number): number {
+  switch (mode) {
+    case 'top':
+      return sizeOf(value);
+    case 'deep':
+      return deepSize(value, within);
+    case 'deep-list':
+      return isMap(value) || value instanceof Map ? 0 : deepSize(value, within);
+    case 'count':
+      return Array.isArray(value) ? 0 : sizeOf(value);
+    case 'keys':
+      return isMap(value) || value instanceof Map ? sizeOf(value) : 0;
+  }
+}
+
 /** A failure of `matches` on a call: the receiver or the pattern is not a string, or the pattern cannot run. */
 export class MatchesError extends Error {
   override readonly name = 'MatchesError';
@@ -108,7 +179,7 @@ function typeName(value: unknown): string {
  * `matches` calls whose pattern was a string literal, compiled at load; the others compile their
  * pattern when they run.
  */
-export function instrument(plan: MeterPlan, literalPatterns: ReadonlyMap<CelNode, RegExp>): void {
+export function instrument(plan: MeterPlan, literalPatterns: ReadonlyMap<CelNode, MatchesPattern>): void {
   // `matches` first: a call that is also an operand keeps its replacement inside the operand's wrapper.
   for (const node of plan.matches) {
     const { receiver, args } = callParts(node);
@@ -119,19 +190,31 @@ export function instrument(plan: MeterPlan, literalPatterns: ReadonlyMap<CelNode
       const text = ev.run(receiver, context);
       const source = literal ?? ev.run(pattern, context);
       if (typeof text !== 'string') throw new MatchesError(`matches: the text is a ${typeName(text)}, not a string`, node);
-      let regex = literal;
-      if (regex === undefined) {
+      let compiled = literal;
+      if (compiled === undefined) {
         if (typeof source !== 'string') throw new MatchesError(`matches: the pattern is a ${typeName(source)}, not a string`, node);
-        const compiled: CompiledPattern = patternAtRunTime(source);
-        if (!compiled.ok) throw new MatchesError(`matches: ${compiled.why}`, node);
-        regex = compiled.regex;
+        const atRunTime: CompiledPattern = patternAtRunTime(source);
+        if (!atRunTime.ok) throw new MatchesError(`matches: ${atRunTime.why}`, node);
+        compiled = atRunTime.pattern;
       }
-      return regex.test(text);
+      // Paid before the engine runs: a match the limit cannot afford never starts.
+      const quick = compiled.quick(text);
+      charge(matchCost(text.length, compiled.weight, quick === undefined));
+      return quick ?? compiled.engine(text);
     };
   }
-  for (const node of plan.sized) {
+  for (const [node, mode] of plan.sized) {
     const own = Object.hasOwn(node, 'evaluate') || node.meta.alternate !== undefined || node.meta.macro !== undefined;
     const plain = node.meta.evaluate;
+    if (mode !== 'top') {
+      const inner = evaluationOf(node);
+      node.evaluate = (ev, self, context) => {
+        const value = inner(ev, self, context);
+        charge(SIZE_COST * measure(value, mode, (limit - spent) / SIZE_COST));
+        return value;
+      };
+      continue;
+    }
     if (!own && plain !== undefined) {
       // The usual operand (a field, a variable): its own evaluation called directly, no extra hop.
       node.evaluate = function (this: CelNode, ev, self, context) {

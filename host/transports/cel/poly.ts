@@ -64,15 +64,17 @@ function power(p: Poly, k: number): Poly {
  * term without `v` is paid once per element (at most `size` of them); a term in `v^k` sums to at
  * most `size^k`, because the elements' sizes add up to at most the collection's. So scanning every
  * element (`items.exists(i, i.contains("x"))`) is linear in the call, and scanning the whole call for
- * every element (`items.exists(i, input.s.contains(i))`) is quadratic.
+ * every element (`items.exists(i, input.s.contains(i))`) is quadratic. `count`, when known to be
+ * smaller (a literal list: its elements), bounds how many elements there are.
  */
-export function sumOver(p: Poly, v: string, size: Poly): Poly {
+export function sumOver(p: Poly, v: string, size: Poly, count: Poly = size): Poly {
   const parts: Poly[] = [];
   for (const [m, c] of p) {
     const names = vars(m);
     const k = names.filter((name) => name === v).length;
     const rest = new Map([[key(names.filter((name) => name !== v)), c]]);
-    parts.push(mul(rest, power(size, Math.max(k, 1))));
+    // Σ eᵢᵏ ≤ (Σ eᵢ)ᵏ ≤ sizeᵏ; a part without v, once per element: at most count times.
+    parts.push(mul(rest, k === 0 ? count : power(size, k)));
   }
   return add(...parts);
 }

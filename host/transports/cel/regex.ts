@@ -1,35 +1,101 @@
 /**
- * `matches` within RE2's promise — time linear in the text, whatever the pattern — on V8: a pattern
- * must be one V8's linear-time engine can run (compiled once with its `l` flag to check: no
- * backreferences, lookaround or large counted repetitions, which RE2 has none of either), and runs on
- * the ordinary engine, ~40× faster on everyday patterns, with V8's fallback on (engine.ts): a match
- * that backtracks more than 50,000 times is finished by the linear-time engine, with the same result.
+ * `matches` within RE2's promise — time linear in the text, whatever the pattern — without changing
+ * any other regular expression of the process.
+ *
+ * Every pattern runs on V8's linear-time engine: a `RegExp` with the `l` flag. V8 recognises that flag
+ * only while its `--enable-experimental-regexp-engine` flag is on, and a linear `RegExp` once made runs
+ * whatever the flag says later; so the flag is turned on for the moment a pattern is compiled and put
+ * back as it was at once ({@link linearRegExp}). Nothing else of the process sees it: its own regular
+ * expressions are compiled and run as before (test/transports/cel/regex.test.ts). V8's other switch,
+ * a fallback to the linear engine for any regular expression that backtracks too much, would be the
+ * process's for good: it is not used.
+ *
+ * A pattern the linear engine cannot run (backreferences, lookaround, counted repetitions copied more
+ * than 16 times over — none of which RE2 has, or RE2 limits too) is refused, naming the pattern. The engine is slow (tens to hundreds of ns per character and
+ * automaton state), so the shape of each pattern is read once (pattern.ts): a plain literal is answered
+ * with `includes`/`startsWith`/`endsWith`, a literal every match contains is looked for first, captures
+ * are compiled as plain groups, and the pattern's weight prices a match in the cost model.
  *
  * RE2's leading flag group (`(?i)`, `(?s)`, `(?m)`, `(?is)`…) is read as the JavaScript flags; the rest
  * is JavaScript syntax. The linear engine has no case-insensitive mode, so `(?i)` folds ASCII letters
- * into the pattern itself (`a` → `[aA]`, `[a-f]` → `[a-fA-F]`).
+ * into the pattern itself (`a` → `[aA]`, `[a-f]` → `[a-fA-F]`: fold.ts).
  */
+import { setFlagsFromString } from 'node:v8';
+import { foldCase } from './fold.js';
+import { readPattern } from './pattern.js';
 
 const FLAG_GROUP = /^\(\?([ims]+)\)/;
 
+/** A compiled `matches` pattern. */
+export interface MatchesPattern {
+  /**
+   * The answer without the engine, when a literal decides it: the whole pattern is a literal
+   * (`includes`/`startsWith`/`endsWith`/`===`), or a literal every match contains is absent (false).
+   * Undefined: only the engine can tell ({@link engine}).
+   */
+  quick(text: string): boolean | undefined;
+  /** The answer on the linear-time engine, in time linear in the text's length (times {@link weight}). */
+  engine(text: string): boolean;
+  /** Whether `text` matches: {@link quick}, else {@link engine}. */
+  test(text: string): boolean;
+  /** An upper bound of the size of the automaton the engine runs (pattern.ts): a match costs about this per character. */
+  readonly weight: number;
+}
+
 /** A compiled pattern, or why it cannot be one. */
-export type CompiledPattern = { readonly ok: true; readonly regex: RegExp } | { readonly ok: false; readonly why: string };
+export type CompiledPattern = { readonly ok: true; readonly pattern: MatchesPattern } | { readonly ok: false; readonly why: string };
+
+const ENABLE = '--enable-experimental-regexp-engine';
+
+/** Whether V8 takes the `l` flag right now (the process may have been started with it). */
+function linearFlagOn(): boolean {
+  try {
+    new RegExp('', 'l');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `new RegExp(source, 'l' + flags)`, with V8's flag for the `l` flag on only while it is made (left on
+ * if the process had it). Throws what the constructor throws: a `SyntaxError` naming linear time for a
+ * pattern the engine cannot run. Throws `Error` if this V8 has no linear-time engine at all.
+ */
+export function linearRegExp(source: string, flags: string): RegExp {
+  if (linearFlagOn()) return new RegExp(source, `l${flags}`);
+  setFlagsFromString(ENABLE);
+  try {
+    if (!linearFlagOn()) throw new Error('this Node.js has no linear-time regular-expression engine (V8\'s --enable-experimental-regexp-engine): matches cannot run');
+    return new RegExp(source, `l${flags}`);
+  } finally {
+    setFlagsFromString(`--no-${ENABLE.slice(2)}`);
+  }
+}
 
 /** Compile a CEL pattern for `matches`. */
 export function compilePattern(pattern: string): CompiledPattern {
   const group = FLAG_GROUP.exec(pattern);
   const given = group?.[1] ?? '';
-  const flags = `l${[...new Set(given.replace('i', ''))].join('')}`;
+  const flags = [...new Set(given.replace('i', ''))].join('');
   const rest = group === null ? pattern : pattern.slice(group[0].length);
   const body = given.includes('i') ? foldCase(rest) : rest;
   try {
-    // Checked on the linear engine (it refuses what it cannot run in linear time), run on the fast one.
-    new RegExp(body, flags);
-    return { ok: true, regex: new RegExp(body, flags.slice(1)) };
+    // Checked as written (the engine refuses what it cannot run in linear time), then read and run without captures.
+    linearRegExp(body, flags);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     return { ok: false, why: why.includes('linear time') ? `${JSON.stringify(pattern)} cannot run in linear time (backreferences, lookaround and large counted repetitions are not supported, as in RE2)` : why };
   }
+  const shape = readPattern(body, flags);
+  const { weight, required, shortcut } = shape;
+  // A plain literal never needs the engine; the regex is still made (it is what the literal stands for).
+  const regex = linearRegExp(shape.source, flags);
+  const engine = (text: string): boolean => regex.test(text);
+  const quick: (text: string) => boolean | undefined =
+    shortcut !== undefined ? shortcut : required !== undefined ? (text) => (text.includes(required) ? undefined : false) : () => undefined;
+  const test = (text: string): boolean => quick(text) ?? regex.test(text);
+  return { ok: true, pattern: { weight, quick, engine, test } };
 }
 
 const CACHE_SIZE = 256;
@@ -44,82 +110,4 @@ export function patternAtRunTime(pattern: string): CompiledPattern {
     cache.set(pattern, compiled);
   }
   return compiled;
-}
-
-const LETTER = /^[A-Za-z]$/;
-
-function swapCase(char: string): string {
-  const lower = char.toLowerCase();
-  return lower === char ? char.toUpperCase() : lower;
-}
-
-/** How many characters an escape after its backslash takes: `\x41` 3, `\u0041` 5, `\u{1F600}` to the brace, `\cA` 2, else 1. */
-function escapeLength(pattern: string, at: number): number {
-  const kind = pattern[at];
-  if (kind === 'x') return 3;
-  if (kind === 'c') return 2;
-  if (kind === 'u') return pattern[at + 1] === '{' ? pattern.indexOf('}', at) - at + 1 || 1 : 5;
-  return 1;
-}
-
-/**
- * Make a pattern match ASCII letters in either case without the `i` flag: a letter outside a class
- * becomes `[xX]`, a class gains the other case of its letters and letter ranges. Escapes, group names
- * (`(?<name>`) and quantifiers are copied as they are.
- */
-export function foldCase(pattern: string): string {
-  let out = '';
-  let i = 0;
-  while (i < pattern.length) {
-    const char = pattern[i] as string;
-    if (char === '\\') {
-      const length = escapeLength(pattern, i + 1);
-      out += pattern.slice(i, i + 1 + length);
-      i += 1 + length;
-    } else if (char === '(' && pattern.startsWith('(?<', i) && pattern[i + 3] !== '=' && pattern[i + 3] !== '!') {
-      const end = pattern.indexOf('>', i);
-      const stop = end === -1 ? pattern.length : end + 1;
-      out += pattern.slice(i, stop);
-      i = stop;
-    } else if (char === '[') {
-      const folded = foldClass(pattern, i);
-      out += folded.text;
-      i = folded.end;
-    } else {
-      out += LETTER.test(char) ? `[${char}${swapCase(char)}]` : char;
-      i += 1;
-    }
-  }
-  return out;
-}
-
-/** A character class starting at `start` (its `[`), with the other case of its letters added. */
-function foldClass(pattern: string, start: number): { text: string; end: number } {
-  let i = start + 1;
-  let body = '';
-  let extra = '';
-  if (pattern[i] === '^') {
-    body += '^';
-    i += 1;
-  }
-  while (i < pattern.length && pattern[i] !== ']') {
-    const char = pattern[i] as string;
-    if (char === '\\') {
-      const length = escapeLength(pattern, i + 1);
-      body += pattern.slice(i, i + 1 + length);
-      i += 1 + length;
-      continue;
-    }
-    const to = pattern[i + 2];
-    if (pattern[i + 1] === '-' && to !== undefined && to !== ']') {
-      body += pattern.slice(i, i + 3);
-      if (LETTER.test(char) && LETTER.test(to) && (char <= 'Z') === (to <= 'Z')) extra += `${swapCase(char)}-${swapCase(to)}`;
-      i += 3;
-      continue;
-    }
-    body += char;
-    if (LETTER.test(char)) extra += swapCase(char);
-    i += 1;
-  }
-  return { text: `[${body}${extra}]`, end: Math.min(i + 1, pattern.length) };
 }

@@ -3,7 +3,8 @@ import type { HookConfig } from '../../../host/config/schema.js';
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { guardCommand, matcherFor, settingsFor, shellQuote, timeoutFor, withheld } from '../../../host/integrations/claude-code/index.js';
+import { guardCommand, matcherFor, settingsFor, shellQuote, timeoutFor } from '../../../host/integrations/claude-code/settings.js';
+import { withheld } from '../../../host/integrations/claude-code/answer.js';
 
 const hook = (tools: HookConfig['tools'] | undefined, extra: Partial<HookConfig> = {}): HookConfig =>
   ({ name: `h${Math.random()}`, event: 'pre_tool_use', on_failure: 'deny', command: 'true', ...(tools === undefined ? {} : { tools }), ...extra }) as HookConfig;

@@ -126,7 +126,7 @@ describe('2026-07-28 through the gateway', () => {
 });
 
 describe('translations between eras', () => {
-  it('a 2025-11-25 client in front of a 2026-07-28 server: initialize from server/discover, _meta added, load shedding retried, input it cannot give refused', async () => {
+  it('a 2025-11-25 client in front of a 2026-07-28 server: initialize from server/discover, _meta added, load shedding retried, input it did not declare refused', async () => {
     const seen = path.join(scratch, 'legacy-to-modern.jsonl');
     const config = await configWith('legacy-modern', [{ name: 'pre', event: 'pre_tool_use', command: [process.execPath, RECORD, seen] }]);
     const upstream = await modernHttp();
@@ -138,7 +138,8 @@ describe('translations between eras', () => {
     expect(JSON.parse(whoami.content[0].text).meta).toMatchObject({ 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'basis-http-client' } });
     const error = await client.callTool({ name: 'confirm', arguments: { action: 'x' } }).then(() => undefined, (e: unknown) => e);
     expect((error as McpError).code).toBe(-32603);
-    expect((error as McpError).message).toMatch(/cannot be asked for through the gateway/);
+    // The client declared no elicitation capability: the gateway does not ask it (eras-input.test.ts: one that did is asked).
+    expect((error as McpError).message).toMatch(/did not declare the "elicitation" capability/);
     expect(recorded(seen).map((r) => r.agent_id)).toEqual(['basis-http-client', 'basis-http-client', 'basis-http-client']);
     await client.close();
   });

@@ -152,6 +152,8 @@ describe('expose: what each identity may list and call', () => {
     expect(await a.call('tools/call', { name: 'get-sum', arguments: { a: 1, b: 2 } })).toMatchObject({ content: [{ text: 'The sum of 1 and 2 is 3.' }] });
     await expect(b.call('tools/call', { name: 'get-sum', arguments: { a: 1, b: 2 } })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('tool "get-sum" is not exposed to agent "outsider"') });
     expect(lines(seen).map((r) => [r.agent_id, r.tool_name])).toEqual([['team-a-1', 'get-sum']]); // no hook ran for the refused call
+    // The audit file is appended asynchronously: wait for the refusal before reading it.
+    await eventually(() => lines(audit).some((e) => e.type === 'tool_call_refused'));
     expect(lines(audit).filter((e) => e.type === 'tool_call_refused')).toEqual([expect.objectContaining({ agent_id: 'outsider', tool_name: 'get-sum', reason: expect.stringContaining('not exposed') })]);
     await a.close();
     await b.close();

@@ -58,7 +58,7 @@ describe('Cedar: deciding with the policies that can apply', () => {
               action: actionOf(request),
               resource: resourceOf(request),
               context: contextOf(request),
-              preparsedPolicySetId: `basis-hooks:${info.sha256}`,
+              preparsedPolicySetId: info.preparsed_id,
               entities: entities.for(tool_name, event),
             }) as { response: { decision: string; diagnostics: { reason: string[]; errors: Array<{ policyId: string }> } } };
             // Often enough that the subset is preparsed and used (scope.ts: PREPARSE_AFTER).

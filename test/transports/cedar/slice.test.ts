@@ -68,7 +68,7 @@ describe('Cedar: deciding with the entities a call can reach', () => {
             action: actionOf(request),
             resource: resourceOf(request),
             context: contextOf(request),
-            preparsedPolicySetId: `basis-hooks:${info.sha256}`,
+            preparsedPolicySetId: info.preparsed_id,
             entities: whole.for('shell', 'pre_tool_use'),
           }) as { response: { decision: string; diagnostics: { reason: string[]; errors: Array<{ policyId: string }> } } };
           const explained = await transport.explain(request);

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isPolicyError, type PolicyError } from '../../../host/errors/index.js';
-import { CelFailure, compileExpression, type CelExpression, type CompileOptions } from '../../../host/transports/cel/compile.js';
+import { CelFailure, compileExpression, DEFAULT_COST_LIMIT, type CelExpression, type CompileOptions } from '../../../host/transports/cel/compile.js';
 import { lastCost } from '../../../host/transports/cel/meter.js';
 import { loadCelEngine } from '../../../host/transports/cel/engine.js';
 import { N } from '../../../host/transports/cel/cost.js';
@@ -65,6 +65,11 @@ describe('CEL at load: what is refused, and where', () => {
   it('a matches pattern that cannot run in linear time is refused (backreference, lookaround), with its column', () => {
     expect(refused("input.command.matches('(a)\\\\1')")).toMatchObject({ problem: 'regex', location: { column: 23 } });
     expect(refused("input.command.matches('(?<=x)y')").problem).toBe('regex');
+    // The message names the pattern; a typed PolicyError, refused before any call.
+    const counted = refused("input.command.matches('x{17}')");
+    expect(counted).toMatchObject({ code: 'policy_invalid', problem: 'regex' });
+    expect(counted.message).toContain(JSON.stringify('x{17}'));
+    expect(refused("input.command.matches('(?P<n>x)')").message).toContain('(?P<n>x)');
   });
 
   it('a cost over the limit is refused: a constant one, one growing with the square of the call, one too steep for a 1 KiB call', () => {
@@ -90,10 +95,14 @@ describe('CEL on a call: errors and the cost limit', () => {
   });
 
   it('matches runs a pattern compiled when the call runs on the linear engine too, and refuses one that cannot', () => {
-    const rule = compile('input.text.matches(input.pattern)');
-    expect(rule.evaluate(vars({ text: 'rm -rf /', pattern: 'rm\\s+-rf' }))).toMatchObject({ ok: true, value: true });
-    const bad = rule.evaluate(vars({ text: 'x', pattern: '(a)\\1' }));
+    // A pattern made when the call runs (here of literals: its length is known at load).
+    const rule = compile("['rm\\\\s+-rf', 'git push'].exists(p, input.text.matches(p))");
+    expect(rule.evaluate(vars({ text: 'rm  -rf /' }))).toMatchObject({ ok: true, value: true });
+    expect(rule.evaluate(vars({ text: 'rm -r /' }))).toMatchObject({ ok: true, value: false });
+    const bad = compile("cel.bind(p, '(a)' + '\\\\1', input.text.matches(p))", { cost_limit: 1_000_000 }).evaluate(vars({ text: 'x' }));
     expect(bad).toMatchObject({ ok: false, failure: { code: 'policy_error' } });
+    // A pattern read from the call: a match costs the text's length times the pattern's, the square of the call.
+    expect(refused('input.text.matches(input.pattern)').message).toContain('n²');
     // (?i) folds ASCII letters (the linear engine has no case-insensitive mode).
     expect(compile("input.text.matches('(?i)RM -RF')").evaluate(vars({ text: 'sudo rm -rf /' }))).toMatchObject({ ok: true, value: true });
   });
@@ -120,6 +129,28 @@ describe('CEL on a call: errors and the cost limit', () => {
     expect(rule.evaluate(vars({ items: ['needle'] }))).toMatchObject({ ok: true, value: true });
   });
 
+  it('hostile calls stop at the default cost limit: a huge string, a deep value compared whole, a match on a long text', () => {
+    const huge = 'a'.repeat(1_100_000);
+    expect(compile("input.text.contains('needle')").evaluate(vars({ text: huge }))).toMatchObject({ ok: false, failure: { code: 'timeout' } });
+    expect(compile("(input.text + input.text).size() > 3").evaluate(vars({ text: huge }))).toMatchObject({ ok: false, failure: { code: 'timeout' } });
+    // Nested comprehensions (the inner one over a literal: linear in the call) stop inside the inner loop.
+    const nested = compile("input.items.exists(i, ['a', 'b', 'c', 'd'].exists(j, i + j == 'zz'))");
+    expect(nested.evaluate(vars({ items: Array.from({ length: 200_000 }, (_, i) => `item-${i}`) }))).toMatchObject({ ok: false, failure: { code: 'timeout' } });
+    expect(lastCost()).toBeLessThan(DEFAULT_COST_LIMIT + 50);
+    // An equality reads all of both sides: a list of many short strings is charged for everything in it.
+    const many = Array.from({ length: 400_000 }, () => 'ab');
+    expect(compile("input.items == ['x']").evaluate(vars({ items: many }))).toMatchObject({ ok: false, failure: { code: 'timeout' } });
+    // A match the engine would run is paid, text × pattern weight, before it starts: refused, never run.
+    const exponential = compile("input.text.matches('^(a+)+$')");
+    expect(exponential.evaluate(vars({ text: `${'a'.repeat(200_000)}b` }))).toMatchObject({ ok: false, failure: { code: 'timeout' } });
+    expect(exponential.evaluate(vars({ text: `${'a'.repeat(2_000)}b` }))).toMatchObject({ ok: true, value: false });
+    // A literal every match holds (here `z`), absent, answers without the engine: only the scan is paid.
+    const required = compile("input.text.matches('(a|b)+z')");
+    expect(required.evaluate(vars({ text: 'ab'.repeat(200_000) }))).toMatchObject({ ok: true, value: false });
+    expect(lastCost()).toBeLessThan(50_000);
+    expect(required.evaluate(vars({ text: `${'ab'.repeat(200_000)}z`.replace('ab', 'zc') }))).toMatchObject({ ok: false, failure: { code: 'timeout' } });
+  });
+
   it('the estimate bounds what a call is charged (property, random calls)', () => {
     const expressions = [
       "input.items.exists(i, i.contains('z'))",
@@ -127,6 +158,8 @@ describe('CEL on a call: errors and the cost limit', () => {
       "input.items.filter(i, i.startsWith('a')).size() >= 0 && input.text.contains('q')",
       "input.text.split(' ').exists(w, w == 'x') || input.items.all(i, i.size() < 100)",
       "cel.bind(t, input.text + input.text, t.size() > 1 && t.endsWith('z'))",
+      "input.text.matches('(?i)a[b-d]+\\\\s*z') || input.items.exists(i, i.matches('^x'))",
+      "['q+', '^a.c$'].exists(p, input.text.matches(p))",
     ].map((source) => compile(source, { cost_limit: 1e12 }));
     fc.assert(
       fc.property(fc.record({ items: fc.array(fc.string(), { maxLength: 40 }), text: fc.string({ maxLength: 200 }) }), (input) => {

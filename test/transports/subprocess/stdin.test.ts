@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeRequest } from '../../../host/index.js';
+import { encodeRequest } from '../../../host/codec/index.js';
 import { subprocessTransport } from '../../../host/transports/subprocess/index.js';
 import { codeOf, hookArgv, preRequest } from './helpers.js';
 
