@@ -86,6 +86,7 @@ export const UNIT: readonly string[] = [
   'test/transports/cel/regex.test.ts',
   'test/transports/cel/transport.test.ts',
   'test/transports/component/wit-codec.test.ts',
+  'test/transports/component/result-bytes.test.ts',
 ];
 
 /** In-process, with real subprocess hooks, guests, worker threads or toolchains. */
@@ -250,6 +251,7 @@ export const TIMED_ALONE: readonly string[] = [
   'test/engine/timeout.test.ts',
   'test/engine/signals.test.ts',
   'test/transports/component/hop.test.ts',
+  'test/transports/component/caller-poll.test.ts',
   'test/runner/concurrency.test.ts',
   'test/ops/budget.test.ts',
   'test/transports/subprocess/orphans.test.ts',

@@ -255,8 +255,11 @@ async function chainRunner(isolation: Isolation, cacheDir: string, metered: RunS
   return runner;
 }
 
-/** How long the workers of the spin case poll after a reply (µs). */
-const SPIN_US = 100;
+/** Warm-up calls of the one-hop cases in a full run (fresh workers run cold code at first). */
+const ONE_HOP_WARMUP = 3000;
+
+/** How long the workers of the spin case poll after a reply (µs; componentWorkers' default is 0). */
+const SPIN_US = 50;
 
 /** A runner of `length` worker-isolated hooks of the chain's guest sharing `workers` (loaded and checked). */
 async function sharedRunner(length: number, workers: ReturnType<typeof componentWorkers>, cacheDir: string): Promise<HookRunner> {
@@ -273,6 +276,10 @@ async function sharedRunner(length: number, workers: ReturnType<typeof component
  * hook alone and the floor (interleaved); then both again with workers that spin after a reply.
  */
 async function benchOneHop(plan: Plan, cacheDir: string): Promise<NonNullable<BenchResult['chain']['one_hop']>> {
+  // A fresh worker runs cold code (its JavaScript and the guest's wasm tier up as they get hot): one
+  // hook through new workers took 120-150 µs at first and settled after ~1,500-3,000 calls (28 µs
+  // asleep, 9 µs polling; scripts/bench/hop.ts, load ~6). Timed once settled, as a running host is.
+  const settled = { n: plan.worker.n, warmup: plan.worker.n >= 1000 ? ONE_HOP_WARMUP : plan.worker.warmup };
   const measureCase = async (spinUs: number): Promise<{ chain: HookRunner; one: HookRunner; close: () => Promise<unknown> }> => {
     const chainWorkers = componentWorkers({ spin_us: spinUs });
     const oneWorkers = componentWorkers({ spin_us: spinUs });
@@ -284,16 +291,17 @@ async function benchOneHop(plan: Plan, cacheDir: string): Promise<NonNullable<Be
   const still = await measureCase(0);
   let plain: Record<'chain' | 'one_hook' | 'floor', Stats>;
   try {
-    plain = await measureInterleaved({ chain: () => still.chain.pre(CALL), one_hook: () => still.one.pre(CALL), floor }, plan.worker);
+    plain = await measureInterleaved({ chain: () => still.chain.pre(CALL), one_hook: () => still.one.pre(CALL), floor }, settled);
   } finally {
     await still.close();
   }
-  progress(`the same with workers that spin ${SPIN_US} µs after a reply, each alone`);
+  progress(`the same with workers that spin ${SPIN_US} µs after a reply the chain alone, one hook interleaved with the floor`);
   const spinning = await measureCase(SPIN_US);
   try {
-    const chainSpin = await measure(() => spinning.chain.pre(CALL), plan.worker);
-    const oneSpin = await measure(() => spinning.one.pre(CALL), plan.worker);
-    return { ...plain, spin_us: SPIN_US, chain_spin: chainSpin, one_hook_spin: oneSpin };
+    const chainSpin = await measure(() => spinning.chain.pre(CALL), settled);
+    // With the floor between calls (a few µs): the workers are still polling when the next call comes.
+    const oneSpin = await measureInterleaved({ one_hook: () => spinning.one.pre(CALL), floor }, settled);
+    return { ...plain, spin_us: SPIN_US, chain_spin: chainSpin, one_hook_spin: oneSpin.one_hook, floor_spin: oneSpin.floor };
   } finally {
     await spinning.close();
   }

@@ -175,6 +175,8 @@ export const BenchResultSchema = z.strictObject({
         spin_us: z.number().int().positive(),
         chain_spin: StatsSchema,
         one_hook_spin: StatsSchema,
+        /** The floor timed interleaved with `one_hook_spin` (a call every few µs: the workers stay awake). */
+        floor_spin: StatsSchema.optional(),
       })
       .optional(),
   }),

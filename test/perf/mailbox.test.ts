@@ -12,6 +12,7 @@ import type { WitHookRequest } from '../../host/codec/wit.js';
 import { parseWorkerToHost } from '../../host/engine/executor/fast-messages.js';
 import { CallerMailbox, MAILBOX_HEADER_BYTES, MailboxError, WorkerMailbox, createMailboxBuffer } from '../../host/engine/executor/mailbox.js';
 import { RequestBytesError, decodeRequest, encodeRequest, hookCodec } from '../../host/transports/component/codec.js';
+import { decodeResult } from '../../host/transports/component/result-bytes.js';
 import { tsWorker } from '../../scripts/bench/ts-worker.js';
 
 const ENTRY = new URL('./fixtures/mailbox-worker.ts', import.meta.url);
@@ -21,13 +22,13 @@ afterEach(async () => {
   await Promise.all(workers.splice(0).map((w) => w.terminate()));
 });
 
-async function start(behaviour: 'echo' | 'never' | 'garbage', capacity?: number): Promise<{ worker: Worker; mailbox: CallerMailbox }> {
+async function start(behaviour: 'echo' | 'never' | 'garbage' | 'bytes' | 'poll', capacity?: number, decodeOk?: (bytes: Uint8Array) => unknown): Promise<{ worker: Worker; mailbox: CallerMailbox }> {
   const buffer = createMailboxBuffer(capacity);
   const worker = tsWorker(ENTRY, { buffer, behaviour });
   workers.push(worker);
   const [ready] = (await once(worker, 'message')) as [{ type: string }];
   expect(ready.type).toBe('ready');
-  return { worker, mailbox: new CallerMailbox(buffer) };
+  return { worker, mailbox: new CallerMailbox(buffer, decodeOk) };
 }
 
 /** Post `request` as the codec writes it. */
@@ -118,6 +119,58 @@ describe('mailbox round trip with a real worker', () => {
     expect(JSON.parse(echoed(await mailbox.waitReply(3, 10_000)))).toStrictEqual(PRE);
   });
 
+  it('a result as bytes (reply ok) arrives as the reply it stands for; large ones still go as JSON', async () => {
+    const { mailbox } = await start('bytes', 4096, decodeResult);
+    let id = 0;
+    for (const request of REQUESTS.slice(0, 5)) {
+      id++;
+      expect(post(mailbox, id, request)).toBe(true);
+      const reply = await mailbox.waitReply(id, 10_000);
+      expect(reply).toMatchObject({ json: { type: 'reply', id, outcome: { type: 'ok', logs: {} } } });
+      expect(JSON.parse(echoed(reply))).toStrictEqual(request);
+    }
+    // A request that fits, whose echo does not fit as bytes nor as JSON: spilled, by message.
+    expect(post(mailbox, ++id, { ...PRE, input: JSON.stringify('"'.repeat(1500)) })).toBe(true);
+    expect(await mailbox.waitReply(id, 10_000)).toBe('spilled');
+  });
+
+  it('refuses result bytes when it has no codec to read them', async () => {
+    const { mailbox } = await start('bytes');
+    expect(post(mailbox, 1, PRE)).toBe(true);
+    await expect(mailbox.waitReply(1, 10_000)).rejects.toBeInstanceOf(MailboxError);
+  });
+
+  it('pollReply: nothing while the worker has not answered (after polling that long), the reply once it has', async () => {
+    const never = await start('never');
+    expect(post(never.mailbox, 1, PRE)).toBe(true);
+    const started = performance.now();
+    expect(never.mailbox.pollReply(1, 2_000)).toBeUndefined();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(2);
+    const { mailbox } = await start('echo');
+    expect(post(mailbox, 1, PRE)).toBe(true);
+    // Long enough for any load: the worker's answer ends the poll.
+    const reply = mailbox.pollReply(1, 10_000_000);
+    expect(reply).toBeDefined();
+    expect(JSON.parse(echoed(reply as { json: unknown }))).toStrictEqual(PRE);
+  });
+
+  it('says whether the worker was polling for the job: never for one that sleeps, once awake for one that polls', async () => {
+    const asleep = await start('bytes', undefined, decodeResult);
+    const awake = await start('poll', undefined, decodeResult);
+    for (let id = 1; id <= 3; id++) {
+      for (const { mailbox } of [asleep, awake]) {
+        const posted = mailbox.postPolled(id, (into) => encodeRequest(PRE, into), { job: 1, slot: 0, deadlineMs: 0 });
+        expect(posted.fits).toBe(true);
+        // A poller polls from its start, and stays awake after each reply.
+        expect(posted.polling).toBe(mailbox === awake.mailbox);
+        const reply = mailbox === awake.mailbox ? mailbox.pollReply(id, 10_000_000) : await mailbox.waitReply(id, 10_000);
+        expect(JSON.parse(echoed(reply as { json: unknown }))).toStrictEqual(PRE);
+        // A poller that is not told the reply was taken (no notify) still polls: the next job finds it awake.
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    }
+  });
+
   it('close ends the worker loop', async () => {
     const { worker, mailbox } = await start('echo');
     const closed = once(worker, 'message');
@@ -170,6 +223,17 @@ describe('layout checks on arrival: the mailbox\'s header, then the request byte
     ['bytes after the message', withMessage([...u32(1), 0, 0, ...fields(ascii('{}')), 0])],
   ])('the codec refuses %s', (_what, buffer) => {
     expect(() => takeRequest(buffer)).toThrow(RequestBytesError);
+  });
+
+  it('refuses result bytes that are not a result', async () => {
+    const buffer = createMailboxBuffer(256);
+    const i32 = new Int32Array(buffer, 0, MAILBOX_HEADER_BYTES / 4);
+    new Uint8Array(buffer, MAILBOX_HEADER_BYTES).set([9, 0]);
+    i32[0] = 2;
+    i32[1] = 4;
+    i32[2] = 2;
+    i32[3] = 5;
+    expect(() => new CallerMailbox(buffer, decodeResult).pollReply(4, 0)).toThrow(MailboxError);
   });
 
   it('refuses a reply to another call', async () => {

@@ -15,4 +15,14 @@ export interface Codec<A, R> {
   resultToJson(value: R): unknown;
   /** The result from its JSON value, validated: undefined when it is not one. */
   resultFromJson(value: unknown): R | undefined;
+  /**
+   * Optional, for the common results: write `value` as bytes into `into` (the bytes written, or -1:
+   * then it crosses as JSON). Saves the reply's JSON text on every call.
+   */
+  encodeResult?(value: R, into: Uint8Array): number;
+  /**
+   * Read what {@link encodeResult} wrote, as the result's JSON form (which {@link resultFromJson} then
+   * validates as any result); throws when the bytes are not such a result.
+   */
+  decodeResult?(bytes: Uint8Array): unknown;
 }

@@ -2,8 +2,9 @@
  * A SharedArrayBuffer mailbox between the caller and one worker: the per-call hop without
  * `postMessage` and structured clone (PERF-FINDINGS: a round trip 16 → 8 µs, 5–10 µs of cloning
  * saved). The worker blocks in `Atomics.wait` for a request; the caller writes the request's bytes
- * into the buffer (the embedder's codec writes them in place) and awaits `Atomics.waitAsync` (its
- * thread stays free). The deadline stays with the caller: it stops waiting, then the pool terminates
+ * into the buffer (the embedder's codec writes them in place), may poll for the reply for a few tens
+ * of µs (`pollReply`: a quick answer then costs no wake-up of the caller's thread and no turn of its
+ * event loop), and otherwise awaits `Atomics.waitAsync` (its thread stays free). The deadline stays with the caller: it stops waiting, then the pool terminates
  * (and replaces) the worker.
  *
  * Layout (all little-endian; one buffer per worker; one call at a time):
@@ -13,16 +14,21 @@
  *   byte 4   i32 seq        the call's id; a reply carries the id of the request it answers
  *   byte 8   i32 length     bytes of the message in the data area
  *   byte 12  i32 kind       1 invoke (caller → worker), 2 reply (worker → caller),
- *                           3 invoke spilled, 4 reply spilled (the message went by postMessage)
+ *                           3 invoke spilled, 4 reply spilled (the message went by postMessage),
+ *                           5 reply ok (a call's `ok` outcome without logs: its value as the codec's bytes)
  *   byte 16  i32 deadline   the call's deadline in ms (0: the limits' own), with an invoke
  *   byte 20  i32 job        what the invoke asks: 1 call a slot, 2 run a program, 3 warm a slot
  *   byte 24  i32 slot       the component slot a call or warm-up is for
  *   byte 28  i32 progress   a program's calls started so far (written by the worker as it goes)
- *   byte 32  data           `capacity` bytes
+ *   byte 32  i32 polling    1 while the worker polls for its next job (it needs no wake-up), else 0
+ *   byte 36  (unused)
+ *   byte 40  data           `capacity` bytes
  *
  * An invoke's data is whatever the codec wrote (a call's arguments) or a program's input as UTF-8
  * JSON text; a reply is the JSON text of the
- * worker's reply message (messages.ts). Both are validated on arrival: the header (kind, seq, length
+ * worker's reply message (messages.ts) — or, for a call that ended `ok` with no logs (nearly every
+ * call), just its value as the codec's bytes (`encodeResult`: no JSON made, parsed or checked as an
+ * envelope). Both are validated on arrival: the header (kind, seq, length
  * within capacity), then the content — the reply as UTF-8 JSON here, its envelope and value by the
  * pool; the arguments by the codec in the worker.
  *
@@ -33,7 +39,7 @@
  * goes through the mailbox's states, so the two sides never disagree on whose turn it is.
  */
 
-export const MAILBOX_HEADER_BYTES = 32;
+export const MAILBOX_HEADER_BYTES = 40;
 /** Default data capacity: requests and replies up to 1 MiB take the mailbox; larger ones postMessage. */
 export const MAILBOX_DEFAULT_CAPACITY = 1024 * 1024;
 
@@ -45,6 +51,7 @@ const DEADLINE = 4;
 const JOB = 5;
 const SLOT = 6;
 const PROGRESS = 7;
+const POLLING = 8;
 
 /** What an invoke asks of the worker. */
 export const JobKind = { call: 1, program: 2, warm: 3 } as const;
@@ -63,6 +70,7 @@ const KIND_INVOKE = 1;
 const KIND_REPLY = 2;
 const KIND_INVOKE_SPILLED = 3;
 const KIND_REPLY_SPILLED = 4;
+const KIND_REPLY_OK = 5;
 
 /** A message that breaks the layout: a bug (ours, or a worker that is not ours). End that worker. */
 export class MailboxError extends Error {
@@ -122,9 +130,12 @@ class Shared {
  */
 export class CallerMailbox {
   readonly #shared: Shared;
+  readonly #decodeOk: ((bytes: Uint8Array) => unknown) | undefined;
 
-  constructor(buffer: SharedArrayBuffer) {
+  /** `decodeOk` reads a `reply ok` (the codec's `decodeResult`; throws on bytes that are not a result). */
+  constructor(buffer: SharedArrayBuffer, decodeOk?: (bytes: Uint8Array) => unknown) {
     this.#shared = new Shared(buffer);
+    this.#decodeOk = decodeOk;
   }
 
   /** The data area, for a codec to write an invoke into. */
@@ -161,6 +172,11 @@ export class CallerMailbox {
     Atomics.store(i32, PROGRESS, 0);
   }
 
+  /** Whether the worker is polling for its next job now (it needs no wake-up). */
+  get workerPolling(): boolean {
+    return Atomics.load(this.#shared.i32, POLLING) === 1;
+  }
+
   /** How many calls the running program has started (what was running when it was given up). */
   get progress(): number {
     return Atomics.load(this.#shared.i32, PROGRESS);
@@ -168,6 +184,34 @@ export class CallerMailbox {
 
   #idle(): void {
     if (Atomics.load(this.#shared.i32, STATE) !== MailboxState.idle) throw new MailboxError('mailbox: a call is already in flight');
+  }
+
+  /**
+   * Post as {@link post} does, and say whether the worker was polling for it (true: it needs no
+   * wake-up, so a quick reply is likely within a short poll) — read before the request is written.
+   */
+  postPolled(id: number, write: (into: Uint8Array) => number, header: JobHeader): { readonly fits: boolean; readonly polling: boolean } {
+    const polling = Atomics.load(this.#shared.i32, POLLING) === 1;
+    return { fits: this.post(id, write, header), polling };
+  }
+
+  /**
+   * Poll (blocking this thread) for the reply to call `id`, for at most `spinUs` µs: what
+   * {@link waitReply} would give, or undefined when the worker has not answered yet (then wait with
+   * {@link waitReply}). A reply caught so costs neither a wake-up of this thread nor a turn of its
+   * event loop; the poll holds the thread meanwhile, so keep `spinUs` to tens of µs.
+   */
+  pollReply(id: number, spinUs: number): { readonly json: unknown } | 'spilled' | undefined {
+    const i32 = this.#shared.i32;
+    let state = Atomics.load(i32, STATE);
+    if (state === MailboxState.request && spinUs > 0) {
+      const until = performance.now() + spinUs / 1000;
+      do state = Atomics.load(i32, STATE);
+      while (state === MailboxState.request && performance.now() < until);
+    }
+    if (state === MailboxState.request) return undefined;
+    if (state !== MailboxState.reply) throw new MailboxError(`mailbox: state ${state} while waiting for a reply`);
+    return this.#take(id);
   }
 
   /**
@@ -187,7 +231,28 @@ export class CallerMailbox {
       const waited = waitAsync(i32, STATE, MailboxState.request, left);
       if (waited.async) await waited.value;
     }
-    if (Atomics.load(i32, KIND) === KIND_REPLY_SPILLED) {
+    return this.#take(id);
+  }
+
+  /** The reply in the mailbox (the state says there is one), checked; the mailbox is idle again. */
+  #take(id: number): { readonly json: unknown } | 'spilled' {
+    const i32 = this.#shared.i32;
+    const kind = Atomics.load(i32, KIND);
+    if (kind === KIND_REPLY_OK) {
+      const bytes = this.#shared.message(KIND_REPLY_OK, id);
+      const decode = this.#decodeOk;
+      if (decode === undefined) throw new MailboxError('mailbox: a reply as result bytes, and no codec to read them');
+      let value: unknown;
+      try {
+        value = decode(bytes);
+      } catch (error) {
+        throw new MailboxError(`mailbox: the reply's result bytes are not a result (${error instanceof Error ? error.message : String(error)})`);
+      }
+      Atomics.store(i32, STATE, MailboxState.idle);
+      // The envelope the worker would have sent: its id is the header's, checked above.
+      return { json: { type: 'reply', id, outcome: { type: 'ok', value, logs: {} } } };
+    }
+    if (kind === KIND_REPLY_SPILLED) {
       this.#shared.message(KIND_REPLY_SPILLED, id);
       Atomics.store(i32, STATE, MailboxState.idle);
       return 'spilled';
@@ -245,8 +310,17 @@ export class WorkerMailbox {
   take(spinUs = 0): Taken {
     const i32 = this.#shared.i32;
     if (spinUs > 0) {
+      // Said while it lasts, so the caller polls for the reply only when no wake-up stands before it.
+      // Until a request (or close) — through the reply state too: the caller may not have taken the
+      // last reply yet (it sets the state idle without a notify), and a poll that stopped at it would
+      // sleep at once, however long `spinUs` is.
+      Atomics.store(i32, POLLING, 1);
       const until = performance.now() + spinUs / 1000;
-      while (Atomics.load(i32, STATE) === MailboxState.idle && performance.now() < until);
+      for (;;) {
+        const state = Atomics.load(i32, STATE);
+        if ((state !== MailboxState.idle && state !== MailboxState.reply) || performance.now() >= until) break;
+      }
+      Atomics.store(i32, POLLING, 0);
     }
     for (;;) {
       const state = Atomics.load(i32, STATE);
@@ -271,6 +345,18 @@ export class WorkerMailbox {
   /** Call `id`'s reply went by `postMessage` (post it first): hand the turn back to the caller. */
   replySpilled(id: number): void {
     this.#shared.signal(MailboxState.reply, KIND_REPLY_SPILLED, id, 0);
+  }
+
+  /**
+   * Answer call `id`, which ended `ok` without logs, with its value as bytes (`write` puts them at the
+   * start of the data area and returns how many, or -1). False when they do not fit: answer with {@link reply}.
+   */
+  replyOk(id: number, write: (into: Uint8Array) => number): boolean {
+    const shared = this.#shared;
+    const length = write(shared.u8);
+    if (length < 0) return false;
+    shared.signal(MailboxState.reply, KIND_REPLY_OK, id, length);
+    return true;
   }
 
   /** Answer call `id` with `message` as JSON. False when it does not fit (the mailbox stays in the request state). */

@@ -4,7 +4,7 @@ import { aborted, type CallOptions, type Executor } from './executor.js';
 /** What a {@link PoolExecutor} needs of its pool (pool.ts). */
 export interface PoolSlots<A, R> {
   warm(slot: number): Promise<void>;
-  call(slot: number, args: A, options?: CallOptions): Promise<EngineOutcome<R>>;
+  call(slot: number, args: A, options?: CallOptions): EngineOutcome<R> | Promise<EngineOutcome<R>>;
   remove(slot: number): void;
   close(): Promise<void>;
   readonly size: number;
@@ -30,8 +30,9 @@ export class PoolExecutor<A, R> implements Executor<A, R> {
     return this.#pool.warm(this.slot);
   }
 
-  invoke(args: A, options?: CallOptions): Promise<EngineOutcome<R>> {
-    if (this.#closed) return Promise.resolve(aborted('the executor is closed'));
+  /** One call; answered directly (no promise) when the worker replied within the caller's poll. */
+  invoke(args: A, options?: CallOptions): EngineOutcome<R> | Promise<EngineOutcome<R>> {
+    if (this.#closed) return aborted('the executor is closed');
     return this.#pool.call(this.slot, args, options);
   }
 

@@ -31,6 +31,12 @@ export interface PoolOptions<A, R> {
   readonly closeWhenEmpty?: boolean;
   /** How long a worker polls for its next job after a reply before it sleeps (µs; default 0). */
   readonly spinUs?: number;
+  /**
+   * How long the caller polls for a job's reply before it awaits it (µs, never past the job's
+   * deadline; default 0). Blocks the caller's thread meanwhile: a reply within it costs no wake-up
+   * of that thread and is answered without a promise.
+   */
+  readonly callerSpinUs?: number;
 }
 
 /** A component the pool runs: what each worker instantiates for it, and its calls' deadline. */
@@ -75,6 +81,13 @@ export interface Hand {
 /** A worker entry from dist/ runs as it is; one from the TypeScript sources (tests, tsx) is bundled first. */
 export function runnableEntry(entry: URL): URL {
   return entry.pathname.endsWith('.ts') ? sourceWorkerEntry(entry) : entry;
+}
+
+/** A call's outcome with its value from the codec's JSON form, validated (a value that is not one: a crash). */
+export function callResult<R>(codec: Codec<unknown, R>, outcome: EngineOutcome<unknown>): EngineOutcome<R> {
+  if (outcome.type !== 'ok') return outcome;
+  const value = codec.resultFromJson(outcome.value);
+  return value === undefined ? { type: 'trap', kind: 'crash', message: 'the guest worker answered with a result that is not of this call\'s type', memoryAtLimit: false, logs: {} } : { type: 'ok', value, logs: outcome.logs };
 }
 
 export function timedOut(ms: number): EngineOutcome<never> {

@@ -4,10 +4,12 @@ import { parseWorkerToHost } from './fast-messages.js';
 import { CallerMailbox, JobKind, MailboxError, createMailboxBuffer, type JobHeader } from './mailbox.js';
 import type { CallReply, InitMessage, SlotMessage } from './messages.js';
 import { PoolExecutor, type PoolSlots } from './pool-executor.js';
-import { runnableEntry, startWorker, timedOut, type Hand, type Job, type PoolComponent, type PoolOptions, type ProgramResult } from './pool-parts.js';
+import { callResult, runnableEntry, startWorker, timedOut, type Hand, type Job, type PoolComponent, type PoolOptions, type ProgramResult } from './pool-parts.js';
 
 export { PoolExecutor } from './pool-executor.js';
 export type { PoolComponent, PoolOptions, ProgramResult } from './pool-parts.js';
+
+type Submitted = { readonly outcome: EngineOutcome<unknown>; readonly callsStarted: number };
 
 const encoder = new TextEncoder();
 
@@ -37,10 +39,15 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
   #nextId = 1;
   #jobsRun = 0;
   #closed = false;
+  readonly #callerSpinUs: number;
+  /** The codec's reader of a call's result bytes (mailbox.ts `reply ok`), if it writes them. */
+  readonly #decodeOk: ((bytes: Uint8Array) => unknown) | undefined;
 
   constructor(options: PoolOptions<A, R>) {
     this.#options = options;
     this.#entry = runnableEntry(options.entry);
+    this.#callerSpinUs = options.callerSpinUs ?? 0;
+    this.#decodeOk = options.codec.decodeResult?.bind(options.codec);
   }
 
   /** Add a component; the executor of its calls (closing it forgets the component, not the pool). */
@@ -56,24 +63,20 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
     if (why !== undefined) throw new Error(why);
     const loadMs = this.#components.get(slot)?.slot.spec.limits.loadDeadlineMs ?? 1;
     const outcome = await this.#submit({ job: JobKind.warm, slot, deadlineMs: loadMs }, null, 0, undefined);
-    if (outcome.outcome.type === 'ok') return;
-    throw new Error(outcome.outcome.message);
+    if (outcome.outcome.type !== 'ok') throw new Error(outcome.outcome.message);
   }
 
-  /** One call of `slot`'s component. Always resolves: every way a call can end is an {@link EngineOutcome}. */
-  async call(slot: number, args: A, options?: CallOptions): Promise<EngineOutcome<R>> {
+  /**
+   * One call of `slot`'s component. Never rejects: every way a call can end is an
+   * {@link EngineOutcome} — answered directly (no promise) when the worker replied within the caller's poll.
+   */
+  call(slot: number, args: A, options?: CallOptions): EngineOutcome<R> | Promise<EngineOutcome<R>> {
     const why = this.#unavailable.get(slot);
     if (why !== undefined) return { type: 'load-failure', message: why, logs: {} };
     const codec = this.#options.codec;
-    const { outcome } = await this.#submit(
-      { job: JobKind.call, slot, deadlineMs: this.#deadline(slot, options?.deadlineMs) },
-      (into) => codec.encodeArgs(args, into),
-      codec.maxArgsBytes(args),
-      options?.signal,
-    );
-    if (outcome.type !== 'ok') return outcome;
-    const value = codec.resultFromJson(outcome.value);
-    return value === undefined ? { type: 'trap', kind: 'crash', message: 'the guest worker answered with a result that is not of this call\'s type', memoryAtLimit: false, logs: {} } : { type: 'ok', value, logs: outcome.logs };
+    const header: JobHeader = { job: JobKind.call, slot, deadlineMs: this.#deadline(slot, options?.deadlineMs) };
+    const submitted = this.#submit(header, (into) => codec.encodeArgs(args, into), codec.maxArgsBytes(args), options?.signal);
+    return submitted instanceof Promise ? submitted.then((s) => callResult(codec, s.outcome)) : callResult(codec, submitted.outcome);
   }
 
   /** Run the embedder's program on `input` (JSON) in one worker, within `deadlineMs`. */
@@ -115,31 +118,62 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
     return shorter === undefined ? own : Math.max(1, Math.min(own, Math.ceil(shorter)));
   }
 
-  #submit(header: JobHeader, write: Job['write'], size: number, signal: AbortSignal | undefined): Promise<{ outcome: EngineOutcome<unknown>; callsStarted: number }> {
-    if (this.#closed) return Promise.resolve({ outcome: aborted('the executor is closed'), callsStarted: 0 });
-    return new Promise((resolve) => {
-      let settled = false;
-      const onAbort = (): void => this.#abort(job, 'the call was aborted');
-      const job: Job = {
-        id: this.#nextId++,
-        header,
-        write,
-        size,
-        settle: (outcome, callsStarted) => {
-          if (settled) return;
-          settled = true;
-          signal?.removeEventListener('abort', onAbort);
-          resolve({ outcome, callsStarted });
-        },
-      };
-      if (signal?.aborted === true) {
-        job.settle(aborted('the call was aborted'), 0);
-        return;
-      }
-      signal?.addEventListener('abort', onAbort, { once: true });
+  /**
+   * Run a job: on an idle worker at once when one is free and nothing waits — and when that worker was
+   * polling for it (awake: no wake-up before its reply), polling for the reply for up to
+   * `callerSpinUs` (bounded by the job's deadline), so a quick job is answered right here, without a
+   * promise — otherwise queued; answered through a promise.
+   */
+  #submit(header: JobHeader, write: Job['write'], size: number, signal: AbortSignal | undefined): Submitted | Promise<Submitted> {
+    if (this.#closed) return { outcome: aborted('the executor is closed'), callsStarted: 0 };
+    if (signal?.aborted === true) return { outcome: aborted('the call was aborted'), callsStarted: 0 };
+    let done: Submitted | undefined;
+    let resolve: ((submitted: Submitted) => void) | undefined;
+    const onAbort = (): void => this.#abort(job, 'the call was aborted');
+    const job: Job = {
+      id: this.#nextId++,
+      header,
+      write,
+      size,
+      settle: (outcome, callsStarted) => {
+        if (done !== undefined) return;
+        done = { outcome, callsStarted };
+        signal?.removeEventListener('abort', onAbort);
+        resolve?.(done);
+      },
+    };
+    const spinUs = Math.min(this.#callerSpinUs, header.deadlineMs * 1000);
+    const hand = spinUs > 0 && this.#queue.length === 0 ? this.#idleHand() : undefined;
+    if (hand === undefined) {
       this.#queue.push(job);
       this.#dispatch();
-    });
+    } else {
+      const started = performance.now();
+      if (this.#run(hand, job, true)) {
+        let reply: ReturnType<CallerMailbox['pollReply']>;
+        try {
+          reply = hand.mailbox.pollReply(job.id, spinUs);
+          if (reply !== undefined) this.#arrived(hand, job.id, reply);
+        } catch (error) {
+          // A reply that breaks the mailbox's layout: not our worker any more.
+          this.#onDeath(hand, error instanceof Error ? error : new Error(String(error)));
+          reply = 'spilled';
+        }
+        if (done !== undefined) return done;
+        // Not answered within the poll (a spilled reply comes by message): the rest of its deadline, awaited.
+        if (reply === undefined) void this.#awaitReply(hand, job, performance.now() - started);
+      }
+    }
+    if (done !== undefined) return done;
+    signal?.addEventListener('abort', onAbort, { once: true });
+    return new Promise((r) => (resolve = r));
+  }
+
+  /** An idle worker for a job now: one polling for it if any (no wake-up), else the last idle one. */
+  #idleHand(): Hand | undefined {
+    let idle: Hand | undefined;
+    for (const hand of this.#hands) if (hand.state === 'idle' && ((idle = hand), hand.mailbox.workerPolling)) break;
+    return idle;
   }
 
   #slotMessage(slot: number, component: PoolComponent): SlotMessage {
@@ -150,7 +184,7 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
     const worker = startWorker(this.#entry, typeof this.#options.heapMb === 'function' ? this.#options.heapMb() : this.#options.heapMb);
     const buffer = createMailboxBuffer();
     const slots = [...this.#components].filter(([slot]) => !this.#unavailable.has(slot));
-    const hand: Hand = { worker, mailbox: new CallerMailbox(buffer), state: 'starting', everReady: false, knows: new Set(slots.map(([slot]) => slot)) };
+    const hand: Hand = { worker, mailbox: new CallerMailbox(buffer, this.#decodeOk), state: 'starting', everReady: false, knows: new Set(slots.map(([slot]) => slot)) };
     this.#hands.add(hand);
     hand.startTimer = setTimeout(() => this.#failStart(hand, `the component did not instantiate within ${this.#options.startupTimeoutMs} ms`), this.#options.startupTimeoutMs);
     worker.on('message', (raw: unknown) => this.#onMessage(hand, raw));
@@ -231,12 +265,12 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
   }
 
   /**
-   * Wait for the worker's answer to `job`: at most its deadline, then (the job answered `timeout`)
+   * Wait for the worker's answer to `job`: at most its deadline (less `spentMs` already spent polling), then (the job answered `timeout`)
    * the grace period for the worker to come back by itself, after which it is replaced.
    */
-  async #awaitReply(hand: Hand, job: Job): Promise<void> {
+  async #awaitReply(hand: Hand, job: Job, spentMs = 0): Promise<void> {
     try {
-      const reply = await hand.mailbox.waitReply(job.id, job.header.deadlineMs);
+      const reply = await hand.mailbox.waitReply(job.id, job.header.deadlineMs - spentMs);
       if (hand.state === 'stopped' || this.#arrived(hand, job.id, reply)) return;
       // Answer at the deadline. The worker's meter stops the guest just after it; if the worker is not
       // back within the grace period, it is replaced in the background.
@@ -309,7 +343,12 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
     }
   }
 
-  #run(hand: Hand, job: Job): void {
+  /**
+   * Hand `job` to `hand`'s worker. With `poll`, the caller means to poll for the reply itself: true
+   * when it should (the worker was polling for the job, so no wake-up stands before the reply); when
+   * false the reply is awaited as usual.
+   */
+  #run(hand: Hand, job: Job, poll = false): boolean {
     this.#jobsRun++;
     hand.state = 'busy';
     hand.job = job;
@@ -321,14 +360,17 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
       hand.worker.postMessage(this.#slotMessage(slot, component));
     }
     const write = job.write ?? ((): number => 0);
-    if (!hand.mailbox.post(job.id, write, job.header)) {
+    const posted = hand.mailbox.postPolled(job.id, write, job.header);
+    if (!posted.fits) {
       // Too large for the mailbox: by message, the mailbox keeping the turn (the worker takes it from its port).
       const buffer = new Uint8Array(job.size);
       const length = write(buffer);
       hand.worker.postMessage({ type: 'invoke', id: job.id, bytes: buffer.subarray(0, Math.max(0, length)) });
       hand.mailbox.postSpilled(job.id, job.header);
     }
+    if (poll && posted.polling) return true;
     void this.#awaitReply(hand, job);
+    return false;
   }
 
   /** Keep one worker warm after one was stopped, so the next job does not pay a cold start. */
@@ -341,8 +383,7 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
   #dispatch(): void {
     if (this.#closed) return;
     while (this.#queue.length > 0) {
-      let idle: Hand | undefined;
-      for (const hand of this.#hands) if (hand.state === 'idle') idle = hand;
+      const idle = this.#idleHand();
       if (idle === undefined) break;
       const job = this.#queue.shift();
       if (job !== undefined) this.#run(idle, job);

@@ -117,6 +117,17 @@ class Worker<A, R> {
     }
   }
 
+  /** Answer a call: an `ok` without logs as the codec's result bytes when it has them, anything else as JSON. */
+  #replyCall(id: number, outcome: EngineOutcome<R>): void {
+    const codec = this.#service.codec;
+    const encode = codec.encodeResult;
+    if (outcome.type === 'ok' && encode !== undefined && outcome.logs.stdout === undefined && outcome.logs.stderr === undefined) {
+      const value = outcome.value;
+      if (this.#mailbox.replyOk(id, (into) => encode(value, into))) return;
+    }
+    this.#reply(id, toMessage(outcome, codec));
+  }
+
   /** Serve jobs until the caller closes the mailbox (or terminates the worker). */
   async serve(): Promise<void> {
     const codec = this.#service.codec;
@@ -145,7 +156,7 @@ class Worker<A, R> {
         this.#reply(taken.id, { type: 'ok', value: null, logs: {} });
         continue;
       }
-      this.#reply(taken.id, toMessage(instance.call(args as A, deadlineMs > 0 ? deadlineMs : undefined), codec));
+      this.#replyCall(taken.id, instance.call(args as A, deadlineMs > 0 ? deadlineMs : undefined));
     }
   }
 

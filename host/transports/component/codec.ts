@@ -14,6 +14,7 @@ import { WitDecision, WitHookRequest } from '../../codec/wit.js';
 import type { Codec } from '../../engine/executor/codec.js';
 import { isInt, isPlainRecord, keyCount } from '../../engine/fast-record.js';
 import type { HookResult } from './binding.js';
+import { decodeResult, encodeResult } from './result-bytes.js';
 
 /** Bytes that are not a request of this layout: a bug (ours, or a worker that is not ours). */
 export class RequestBytesError extends Error {
@@ -191,5 +192,7 @@ export const hookCodec: Codec<WitHookRequest, HookResult> = {
   decodeArgs: decodeRequest,
   maxArgsBytes: maxRequestBytes,
   resultToJson: (value) => value,
+  encodeResult,
+  decodeResult,
   resultFromJson: (value) => fastHookResult(value) ?? HookResultSchema.safeParse(value).data,
 };

@@ -18,7 +18,7 @@ import { toInvokeResult, type ReplyContext } from './failures.js';
 import type { ComponentInfo } from './info.js';
 import { resolveOptions, type ComponentIsolation, type ComponentOptions, type ResolvedOptions, type StatePolicy } from './options.js';
 import { checkWorld } from './world.js';
-import { STARTUP_TIMEOUT_MS, WORKER_GRACE_MS, heapMbFor, workerEntry } from './workers.js';
+import { CALLER_SPIN_US, STARTUP_TIMEOUT_MS, WORKER_GRACE_MS, WORKER_SPIN_US, heapMbFor, workerEntry } from './workers.js';
 
 /** A WebAssembly component hook. */
 export interface ComponentTransport extends Transport {
@@ -82,6 +82,8 @@ function executorFor(o: ResolvedOptions, component: Component, binding: BindingD
       graceMs: WORKER_GRACE_MS,
       startupTimeoutMs: STARTUP_TIMEOUT_MS,
       heapMb: heapMbFor(o.memoryMb, o.maxOutputBytes),
+      spinUs: WORKER_SPIN_US,
+      callerSpinUs: CALLER_SPIN_US,
       closeWhenEmpty: true,
     });
   return pool.add({

@@ -15,6 +15,21 @@ import { SegmentOutput, fastSegmentOutput, type SegmentInput } from './segment.j
 /** A worker gets this long to start and instantiate its components (large guests are slow to compile). */
 export const STARTUP_TIMEOUT_MS = 30_000;
 
+/**
+ * How long the caller polls for a hop's reply before it awaits it (µs): about what a warm hook's hop
+ * takes here when the worker is awake, so a quick hook is answered within it; a slower one costs the
+ * caller's thread at most this much (docs/performance.md has the figures).
+ */
+export const CALLER_SPIN_US = 50;
+
+/**
+ * How long a worker polls for its next job after a reply before it sleeps (µs): by default not at
+ * all. A job within the poll finds the worker awake (no wake-up, and the caller polls for the reply),
+ * but on a 2-core machine shared with other work two polling threads lost more to each other and to
+ * the rest than the wake-ups cost (docs/architecture.md has the figures): opt in with `spin_us`.
+ */
+export const WORKER_SPIN_US = 0;
+
 /** After a worker's job is answered at its deadline, it has this long to come back before it is replaced. */
 export const WORKER_GRACE_MS = 250;
 
@@ -40,10 +55,19 @@ export interface ComponentWorkersOptions {
   readonly workers?: number;
   /**
    * How long a worker keeps polling for its next job after a reply before it sleeps, in µs (default
-   * 0: it sleeps at once). A job that arrives within it skips the thread's wake-up; the poll costs a
-   * core meanwhile (see docs/performance.md for what it buys on this kind of machine).
+   * {@link WORKER_SPIN_US}; 0: it sleeps at once). A job that arrives within it skips the thread's
+   * wake-up, and the caller then polls for the reply (`caller_spin_us`) instead of awaiting it; the
+   * poll costs a core meanwhile (see docs/architecture.md for what it buys on this kind of machine).
    */
   readonly spin_us?: number;
+  /**
+   * How long the caller polls for a hop's reply before it awaits it, in µs (default
+   * {@link CALLER_SPIN_US}; never past the call's deadline; 0: it awaits at once) — only when the
+   * worker was found polling for the job (awake), never for one that must first be woken. A reply
+   * within it costs no wake-up of the caller's thread, and a single hook's result comes back without a
+   * promise; the poll holds the caller's thread (the host's event loop) meanwhile.
+   */
+  readonly caller_spin_us?: number;
   /** Stop the workers when the last hook using them closes (what a config's runner does; default false: call `close`). */
   readonly close_when_empty?: boolean;
 }
@@ -90,7 +114,8 @@ export function componentWorkers(options: ComponentWorkersOptions = {}): Compone
     startupTimeoutMs: STARTUP_TIMEOUT_MS,
     // Every component's room, for a worker started now.
     heapMb: () => Math.max(heapMbFor(COMPONENT_DEFAULTS.memory_mb, COMPONENT_DEFAULTS.max_output_bytes), [...members.values()].reduce((n, m) => n + m.heapMb, 0)),
-    spinUs: options.spin_us ?? 0,
+    spinUs: options.spin_us ?? WORKER_SPIN_US,
+    callerSpinUs: options.caller_spin_us ?? CALLER_SPIN_US,
     closeWhenEmpty: options.close_when_empty === true,
   });
 
