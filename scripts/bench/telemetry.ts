@@ -45,6 +45,16 @@ export interface TelemetryRow {
   readonly api_added_us: number;
   /** The same, in this process's CPU time (what other load on a shared machine inflates least). */
   readonly api_added_cpu_us: number;
+  /** `telemetry: false`, measured beside the tracing-only case. */
+  readonly off_beside_tracing_us: number;
+  /**
+   * The default runner with the tracing SDK alone registered (a TracerProvider with a
+   * BatchSpanProcessor whose exporter drops the batches, no MeterProvider): the issue's condition
+   * for its 5 µs target, "an SDK and a batch span processor".
+   */
+  readonly tracing_us: number;
+  readonly tracing_added_us: number;
+  readonly tracing_added_cpu_us: number;
   /** `telemetry: false`, measured beside the recording case. */
   readonly off_beside_sdk_us: number;
   /** The default runner, the SDK recording (exporters that drop the batches). */
@@ -69,6 +79,8 @@ export interface TelemetryBench {
    * without a runner: per call, wall clock and CPU µs.
    */
   readonly sdk_floor: { readonly wall_us: number; readonly cpu_us: number };
+  /** The same floor for the spans alone (two spans, one the other's child), beside the tracing-only case. */
+  readonly sdk_floor_tracing: { readonly wall_us: number; readonly cpu_us: number };
   /** Spans and metric requests the sink received during the SDK phase (proof the exports ran). */
   readonly exported: { readonly trace_requests: number; readonly metric_requests: number; readonly bytes: number };
   readonly loadavg: readonly number[];
@@ -108,7 +120,7 @@ function added(a: readonly number[], b: readonly number[]): number {
 }
 
 /** The SDK floor (see {@link TelemetryBench.sdk_floor}), through the globally registered providers. */
-async function sdkFloor(rounds: number, batch: number): Promise<{ wall_us: number; cpu_us: number }> {
+async function sdkFloor(rounds: number, batch: number, withMetrics = true): Promise<{ wall_us: number; cpu_us: number }> {
   const tracer = trace.getTracer('floor');
   const meter = metrics.getMeter('floor');
   const hookTime = meter.createHistogram('floor.hook', { unit: 's' });
@@ -116,6 +128,10 @@ async function sdkFloor(rounds: number, batch: number): Promise<{ wall_us: numbe
   const once = (): void => {
     const chain = tracer.startSpan('chain', {}, ROOT_CONTEXT);
     tracer.startSpan('hook', {}, trace.setSpan(ROOT_CONTEXT, chain)).end();
+    if (!withMetrics) {
+      chain.end();
+      return;
+    }
     hookTime.record(0.00001, { 'basis_hooks.hook.name': 'guard', 'basis_hooks.hook.cold': false });
     chain.end();
     chainTime.record(0.00002, { 'basis_hooks.event': 'pre_tool_use', 'gen_ai.tool.name': 'shell', 'basis_hooks.decision': 'allow' });
@@ -178,8 +194,16 @@ export async function benchTelemetry(quick = false, log: (line: string) => void 
     const drop: SpanExporter = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
     const dropMetrics: PushMetricExporter = { export: (_metrics, done) => done({ code: 0 }), forceFlush: async () => {}, shutdown: async () => {}, selectAggregationTemporality: () => AggregationTemporality.CUMULATIVE };
     const tracerProvider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: drop })] });
-    const meterProvider = new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter: dropMetrics, exportIntervalMillis: 1000 })] });
+    // Tracing alone first (the issue's condition for its 5 µs target), then the metrics beside it.
     trace.setGlobalTracerProvider(tracerProvider);
+    const tracing: Array<{ off: number[]; on: number[]; cpu: number }> = [];
+    const floorTracing = await sdkFloor(rounds, batch, false);
+    for (const pair of pairs) {
+      log(`telemetry: ${pair.label}, tracing SDK alone (${rounds} rounds × ${batch} calls, interleaved)`);
+      const m = await interleaved([pair.off, pair.on], rounds, batch);
+      tracing.push({ off: m.wall[0] ?? [], on: m.wall[1] ?? [], cpu: added(m.cpu[0] ?? [], m.cpu[1] ?? []) });
+    }
+    const meterProvider = new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter: dropMetrics, exportIntervalMillis: 1000 })] });
     metrics.setGlobalMeterProvider(meterProvider);
     const recording: Array<{ off: number[]; on: number[]; cpu: number }> = [];
     let floor = { wall_us: Number.NaN, cpu_us: Number.NaN };
@@ -213,6 +237,7 @@ export async function benchTelemetry(quick = false, log: (line: string) => void 
     }
     const rows = pairs.map((pair, i): TelemetryRow => {
       const a = noSdk[i] as { off: number[]; api: number[]; cpu: number };
+      const t = tracing[i] as { off: number[]; on: number[]; cpu: number };
       const r = recording[i] as { off: number[]; on: number[]; cpu: number };
       const b = withSdk[i] as { off: number[]; sdk: number[]; cpu: number };
       return {
@@ -221,6 +246,10 @@ export async function benchTelemetry(quick = false, log: (line: string) => void 
         api_us: round(median(a.api)),
         api_added_us: round(added(a.off, a.api)),
         api_added_cpu_us: round(a.cpu),
+        off_beside_tracing_us: round(median(t.off)),
+        tracing_us: round(median(t.on)),
+        tracing_added_us: round(added(t.off, t.on)),
+        tracing_added_cpu_us: round(t.cpu),
         off_beside_sdk_us: round(median(r.off)),
         recording_us: round(median(r.on)),
         recording_added_us: round(added(r.off, r.on)),
@@ -231,7 +260,7 @@ export async function benchTelemetry(quick = false, log: (line: string) => void 
         sdk_added_cpu_us: round(b.cpu),
       };
     });
-    return { rounds, batch, rows, sdk_floor: floor, exported: { trace_requests: receiver.counts.traces, metric_requests: receiver.counts.metrics, bytes: receiver.counts.bytes }, loadavg: loads.map(round) };
+    return { rounds, batch, rows, sdk_floor: floor, sdk_floor_tracing: floorTracing, exported: { trace_requests: receiver.counts.traces, metric_requests: receiver.counts.metrics, bytes: receiver.counts.bytes }, loadavg: loads.map(round) };
   } finally {
     await Promise.all(pairs.flatMap((p) => [p.off.close(), p.on.close()]));
   }
@@ -245,8 +274,10 @@ export function telemetryReport(bench: TelemetryBench): string {
       (r) =>
         `  ${r.hook.padEnd(29)}| ${`${r.off_us} µs`.padEnd(9)}| ${`${r.api_us} µs (+${r.api_added_us}; +${r.api_added_cpu_us})`.padEnd(28)}| ${`${r.off_beside_sdk_us} µs`.padEnd(9)}| ${`${r.recording_us} µs (+${r.recording_added_us}; +${r.recording_added_cpu_us})`.padEnd(29)}| ${`${r.off_beside_export_us} µs`.padEnd(9)}| ${r.sdk_us} µs (+${r.sdk_added_us}; +${r.sdk_added_cpu_us})`,
     ),
+    ...bench.rows.map((r) => `  ${r.hook.padEnd(29)}| tracing SDK alone (batch span processor, no metrics): ${r.tracing_us} µs beside ${r.off_beside_tracing_us} µs off (+${r.tracing_added_us}; CPU +${r.tracing_added_cpu_us})`),
+    `  the tracing SDK's own floor (2 spans, one the other's child, no attribute, no runner): ${bench.sdk_floor_tracing.wall_us} µs, CPU ${bench.sdk_floor_tracing.cpu_us} µs per call`,
     `  the SDK's own floor for the same signals (2 spans, 2 histogram records, no attribute, no runner): ${bench.sdk_floor.wall_us} µs, CPU ${bench.sdk_floor.cpu_us} µs per call`,
-    `  targets: API without an SDK ≤ 0.2 µs added; SDK with a batch span processor ≤ 5 µs added (recording). Exporting adds the SDK's serialisation and HTTP on the same thread; the sink got ${bench.exported.trace_requests} trace and ${bench.exported.metric_requests} metric requests (${Math.round(bench.exported.bytes / 1024)} KiB).`,
+    `  targets: API without an SDK ≤ 0.2 µs added; SDK with a batch span processor ≤ 5 µs added (the tracing SDK alone; with metrics too, the recording column). Exporting adds the SDK's serialisation and HTTP on the same thread; the sink got ${bench.exported.trace_requests} trace and ${bench.exported.metric_requests} metric requests (${Math.round(bench.exported.bytes / 1024)} KiB).`,
   ];
   return `${lines.join('\n')}\n`;
 }
