@@ -298,9 +298,24 @@ function jobKind(value: number): JobKind {
  */
 export class WorkerMailbox {
   readonly #shared: Shared;
+  /** Whether this worker polls after each reply ({@link take} with a spin): said with the reply itself. */
+  readonly #pollsAfterReply: boolean;
 
-  constructor(buffer: SharedArrayBuffer) {
+  /**
+   * `pollsAfterReply`: this worker calls {@link take} with a spin after each reply. The polling flag
+   * is then raised *before* the reply is signalled, not only once `take` starts: a caller that takes
+   * the reply and posts its next call at once — before a descheduled worker thread has come back to
+   * `take` — still sees a worker that will poll for it, and polls for the reply itself.
+   */
+  constructor(buffer: SharedArrayBuffer, pollsAfterReply = false) {
     this.#shared = new Shared(buffer);
+    this.#pollsAfterReply = pollsAfterReply;
+  }
+
+  /** Hand the turn back with a reply (raising the polling flag first when this worker polls next). */
+  #signalReply(kind: number, id: number, length: number): void {
+    if (this.#pollsAfterReply) Atomics.store(this.#shared.i32, POLLING, 1);
+    this.#shared.signal(MailboxState.reply, kind, id, length);
   }
 
   /**
@@ -344,7 +359,7 @@ export class WorkerMailbox {
 
   /** Call `id`'s reply went by `postMessage` (post it first): hand the turn back to the caller. */
   replySpilled(id: number): void {
-    this.#shared.signal(MailboxState.reply, KIND_REPLY_SPILLED, id, 0);
+    this.#signalReply(KIND_REPLY_SPILLED, id, 0);
   }
 
   /**
@@ -355,7 +370,7 @@ export class WorkerMailbox {
     const shared = this.#shared;
     const length = write(shared.u8);
     if (length < 0) return false;
-    shared.signal(MailboxState.reply, KIND_REPLY_OK, id, length);
+    this.#signalReply(KIND_REPLY_OK, id, length);
     return true;
   }
 
@@ -366,7 +381,7 @@ export class WorkerMailbox {
     if (text.length * 3 > shared.capacity && encoder.encode(text).length > shared.capacity) return false;
     const { written, read } = encoder.encodeInto(text, shared.u8);
     if (read !== text.length) return false;
-    shared.signal(MailboxState.reply, KIND_REPLY, id, written);
+    this.#signalReply(KIND_REPLY, id, written);
     return true;
   }
 }

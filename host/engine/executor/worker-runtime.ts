@@ -58,7 +58,7 @@ class Worker<A, R> {
   constructor(service: WorkerService<A, R>, port: MessagePort, init: InitMessage) {
     this.#service = service;
     this.#port = port;
-    this.#mailbox = new WorkerMailbox(init.mailbox);
+    this.#mailbox = new WorkerMailbox(init.mailbox, init.spinUs > 0);
     this.#spinUs = init.spinUs;
     for (const slot of init.slots) this.#described.set(slot.slot, slot);
   }

@@ -192,8 +192,14 @@ describe('load, disconnects, slow and lying servers', () => {
     expect(await client.callTool({ name: 'echo', arguments: { text: 'one' } })).toMatchObject({ content: [{ text: 'echo: one' }] });
     expect(await client.callTool({ name: 'echo', arguments: { text: 'two' } })).toMatchObject({ content: [{ text: 'echo: two' }] });
     expect(resets).toBe(1);
-    // Reset once on the reused connection, then served on a fresh one; never more than once.
-    expect(calls.filter((c) => c.endsWith(':one'))).toEqual(['reused:one', 'fresh:one']);
+    // Reset once on the reused connection, then served on a fresh one; never more than once. Which
+    // call meets the reset depends on which connection the gateway's agent picks (the first call may
+    // already go out on a fresh one when the set-up's connection was still busy).
+    const reset = calls.find((c) => c.startsWith('reused:'));
+    expect(reset).toBeDefined();
+    const text = (reset as string).slice('reused:'.length);
+    expect(calls.filter((c) => c.endsWith(`:${text}`))).toEqual([`reused:${text}`, `fresh:${text}`]);
+    expect(calls).toHaveLength(3);
     await client.close();
   });
 
