@@ -11,14 +11,14 @@
  *
  * Run by scripts/bench/mcp.ts (and so by `npm run bench`). Never asserted anywhere.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ROOT } from './guests.js';
 import { round, summarize, type Stats } from './stats.js';
+import { freePort, startReady } from '../lib/processes.js';
 
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const EVERYTHING_JS = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -53,34 +53,7 @@ export interface McpHttpBench {
   readonly throughput: McpThroughput;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
-/** Start a process and resolve with the first capture of `ready` in its output. */
-function start(children: ChildProcess[], argv: string[], ready: RegExp, env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(argv[0] as string, argv.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(child);
-    let text = '';
-    const timer = setTimeout(() => reject(new Error(`did not start: ${argv.join(' ')}\n${text}`)), 60_000);
-    const read = (chunk: Buffer): void => {
-      text += chunk.toString('utf8');
-      const match = ready.exec(text);
-      if (match !== null) {
-        clearTimeout(timer);
-        resolve(match[1] ?? '');
-      }
-    };
-    child.stdout?.on('data', read);
-    child.stderr?.on('data', read);
-  });
-}
 
 /** CPU time a process has used so far, in µs (user + system; Linux /proc), or `undefined` elsewhere. */
 function cpuUs(child: ChildProcess | undefined): number | undefined {
@@ -133,15 +106,15 @@ export async function benchMcpHttp(options: { quick: boolean; empty: string; gua
   try {
     log('mcp-http: starting server-everything over HTTP and two gateways in front of it');
     const port = await freePort();
-    await start(children, [process.execPath, EVERYTHING_JS, 'streamableHttp'], /(listening on port)/, { ...process.env, PORT: String(port) });
+    await startReady(children, [process.execPath, EVERYTHING_JS, 'streamableHttp'], /(listening on port)/, { env: { ...process.env, PORT: String(port) } });
     const direct = `http://127.0.0.1:${port}/mcp`;
     const gateway = (config: string): Promise<string> =>
-      start(children, [process.execPath, CLI, 'mcp', '--config', config, '--listen', '127.0.0.1:0', '--max-sessions', '100', '--upstream', direct], /listening on (http:\/\/\S+)/);
+      startReady(children, [process.execPath, CLI, 'mcp', '--config', config, '--listen', '127.0.0.1:0', '--max-sessions', '100', '--upstream', direct], /listening on (http:\/\/\S+)/);
     const emptyUrl = await gateway(options.empty);
     const emptyProcess = children.at(-1);
     const guardUrl = await gateway(options.guarded);
     const guardProcess = children.at(-1);
-    const copyUrl = await start(children, [process.execPath, join(ROOT, 'scripts/bench/copy-proxy.mjs'), direct, '0'], /listening on (http:\/\/\S+)/);
+    const copyUrl = await startReady(children, [process.execPath, join(ROOT, 'scripts/bench/copy-proxy.mjs'), direct, '0'], /listening on (http:\/\/\S+)/);
     const copyProcess = children.at(-1);
 
     const connections = [

@@ -114,6 +114,13 @@ async function interleaved(runners: readonly HookRunner[], rounds: number, batch
   return { wall, cpu };
 }
 
+/** One phase's samples for one hook: per-batch µs per call off and on, and the added CPU µs per call. */
+interface Phase {
+  readonly off: number[];
+  readonly on: number[];
+  readonly cpu: number;
+}
+
 /** The added cost: the median of per-round differences (b − a). */
 function added(a: readonly number[], b: readonly number[]): number {
   return median(a.map((x, i) => (b[i] ?? Number.NaN) - x));
@@ -182,38 +189,36 @@ export async function benchTelemetry(quick = false, log: (line: string) => void 
   const make = (transport: Transport, options: RunnerOptions): HookRunner => new HookRunner([{ name: 'guard', event: 'pre_tool_use', transport }], options);
   const pairs = hooks.map((h) => ({ label: h.label, off: make(h.transport, { telemetry: false }), on: make(h.transport, {}) }));
   const loads: number[] = [];
-  try {
-    const noSdk: Array<{ off: number[]; api: number[]; cpu: number }> = [];
+  /** One phase: every hook's pair interleaved, `telemetry: false` beside the default runner. */
+  const phase = async (what: string): Promise<Phase[]> => {
+    const out: Phase[] = [];
     for (const pair of pairs) {
-      log(`telemetry: ${pair.label}, API without an SDK (${rounds} rounds × ${batch} calls, interleaved)`);
+      log(`telemetry: ${pair.label}, ${what} (${rounds} rounds × ${batch} calls, interleaved)`);
       const m = await interleaved([pair.off, pair.on], rounds, batch);
-      noSdk.push({ off: m.wall[0] ?? [], api: m.wall[1] ?? [], cpu: added(m.cpu[0] ?? [], m.cpu[1] ?? []) });
+      out.push({ off: m.wall[0] ?? [], on: m.wall[1] ?? [], cpu: added(m.cpu[0] ?? [], m.cpu[1] ?? []) });
     }
+    return out;
+  };
+  try {
+    const noSdk = await phase('API without an SDK');
     loads.push(...loadavg());
     // Recording only: the SDK's processors as the CLI sets them up, with exporters that drop the batches.
     const drop: SpanExporter = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
     const dropMetrics: PushMetricExporter = { export: (_metrics, done) => done({ code: 0 }), forceFlush: async () => {}, shutdown: async () => {}, selectAggregationTemporality: () => AggregationTemporality.CUMULATIVE };
     const tracerProvider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: drop })] });
-    // Tracing alone first (the issue's condition for its 5 µs target), then the metrics beside it.
-    trace.setGlobalTracerProvider(tracerProvider);
-    const tracing: Array<{ off: number[]; on: number[]; cpu: number }> = [];
-    const floorTracing = await sdkFloor(rounds, batch, false);
-    for (const pair of pairs) {
-      log(`telemetry: ${pair.label}, tracing SDK alone (${rounds} rounds × ${batch} calls, interleaved)`);
-      const m = await interleaved([pair.off, pair.on], rounds, batch);
-      tracing.push({ off: m.wall[0] ?? [], on: m.wall[1] ?? [], cpu: added(m.cpu[0] ?? [], m.cpu[1] ?? []) });
-    }
     const meterProvider = new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter: dropMetrics, exportIntervalMillis: 1000 })] });
-    metrics.setGlobalMeterProvider(meterProvider);
-    const recording: Array<{ off: number[]; on: number[]; cpu: number }> = [];
-    let floor = { wall_us: Number.NaN, cpu_us: Number.NaN };
+    let tracing: Phase[];
+    let recording: Phase[];
+    let floorTracing: { wall_us: number; cpu_us: number };
+    let floor: { wall_us: number; cpu_us: number };
     try {
+      // Tracing alone first (the issue's condition for its 5 µs target), then the metrics beside it.
+      trace.setGlobalTracerProvider(tracerProvider);
+      floorTracing = await sdkFloor(rounds, batch, false);
+      tracing = await phase('tracing SDK alone');
+      metrics.setGlobalMeterProvider(meterProvider);
       floor = await sdkFloor(rounds, batch);
-      for (const pair of pairs) {
-        log(`telemetry: ${pair.label}, SDK recording (${rounds} rounds × ${batch} calls, interleaved)`);
-        const m = await interleaved([pair.off, pair.on], rounds, batch);
-        recording.push({ off: m.wall[0] ?? [], on: m.wall[1] ?? [], cpu: added(m.cpu[0] ?? [], m.cpu[1] ?? []) });
-      }
+      recording = await phase('SDK recording');
     } finally {
       await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]);
       trace.disable();
@@ -224,27 +229,23 @@ export async function benchTelemetry(quick = false, log: (line: string) => void 
       { tracesUrl: `${receiver.url}/v1/traces`, metricsUrl: `${receiver.url}/v1/metrics`, traces: true, metrics: true, metricIntervalMs: 1000, sampler: { kind: 'parentbased_always_on' }, batch: {}, notes: [] },
       { command: 'bench', log: (line) => log(`telemetry: ${line}`) },
     );
-    const withSdk: Array<{ off: number[]; sdk: number[]; cpu: number }> = [];
+    let withSdk: Phase[];
     try {
-      for (const pair of pairs) {
-        log(`telemetry: ${pair.label}, SDK exporting over OTLP/HTTP (${rounds} rounds × ${batch} calls, interleaved)`);
-        const m = await interleaved([pair.off, pair.on], rounds, batch);
-        withSdk.push({ off: m.wall[0] ?? [], sdk: m.wall[1] ?? [], cpu: added(m.cpu[0] ?? [], m.cpu[1] ?? []) });
-      }
+      withSdk = await phase('SDK exporting over OTLP/HTTP');
     } finally {
       await exporting.shutdown();
       await new Promise<void>((resolve) => receiver.server.close(() => resolve()));
     }
     const rows = pairs.map((pair, i): TelemetryRow => {
-      const a = noSdk[i] as { off: number[]; api: number[]; cpu: number };
-      const t = tracing[i] as { off: number[]; on: number[]; cpu: number };
-      const r = recording[i] as { off: number[]; on: number[]; cpu: number };
-      const b = withSdk[i] as { off: number[]; sdk: number[]; cpu: number };
+      const a = noSdk[i] as Phase;
+      const t = tracing[i] as Phase;
+      const r = recording[i] as Phase;
+      const b = withSdk[i] as Phase;
       return {
         hook: pair.label,
         off_us: round(median(a.off)),
-        api_us: round(median(a.api)),
-        api_added_us: round(added(a.off, a.api)),
+        api_us: round(median(a.on)),
+        api_added_us: round(added(a.off, a.on)),
         api_added_cpu_us: round(a.cpu),
         off_beside_tracing_us: round(median(t.off)),
         tracing_us: round(median(t.on)),
@@ -255,8 +256,8 @@ export async function benchTelemetry(quick = false, log: (line: string) => void 
         recording_added_us: round(added(r.off, r.on)),
         recording_added_cpu_us: round(r.cpu),
         off_beside_export_us: round(median(b.off)),
-        sdk_us: round(median(b.sdk)),
-        sdk_added_us: round(added(b.off, b.sdk)),
+        sdk_us: round(median(b.on)),
+        sdk_added_us: round(added(b.off, b.on)),
         sdk_added_cpu_us: round(b.cpu),
       };
     });

@@ -6,13 +6,13 @@
  *
  *   npx tsx scripts/conformance/mcp-table.ts
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { passes, runConformance, type ScenarioResult } from './suite.js';
+import { freePort, startReady } from '../lib/processes.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'dist/cli/main.js');
@@ -21,34 +21,7 @@ const REDACTOR = join(ROOT, 'guest-examples/c/build/redact.wasm');
 
 const children: ChildProcess[] = [];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
-/** Start a process and wait until its output matches `ready`. */
-function start(argv: string[], ready: RegExp, env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(argv[0] as string, argv.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(child);
-    let text = '';
-    const timer = setTimeout(() => reject(new Error(`did not start: ${argv.join(' ')}\n${text}`)), 30_000);
-    const read = (chunk: Buffer): void => {
-      text += chunk.toString('utf8');
-      const match = ready.exec(text);
-      if (match !== null) {
-        clearTimeout(timer);
-        resolve(match[1] ?? '');
-      }
-    };
-    child.stdout?.on('data', read);
-    child.stderr?.on('data', read);
-  });
-}
 
 async function main(): Promise<void> {
   const scratch = await mkdtemp(join(tmpdir(), 'basis-conformance-table-'));
@@ -65,10 +38,10 @@ async function main(): Promise<void> {
       }),
     );
     const port = await freePort();
-    await start([process.execPath, EVERYTHING, 'streamableHttp'], /(listening on port)/, { ...process.env, PORT: String(port) });
+    await startReady(children, [process.execPath, EVERYTHING, 'streamableHttp'], /(listening on port)/, { env: { ...process.env, PORT: String(port) }, timeoutMs: 30_000 });
     const alone = `http://127.0.0.1:${port}/mcp`;
-    const viaStdio = await start([process.execPath, CLI, 'mcp', '--config', config, '--listen', '127.0.0.1:0', '--', process.execPath, EVERYTHING, 'stdio'], /listening on (http:\/\/\S+)/);
-    const viaHttp = await start([process.execPath, CLI, 'mcp', '--config', config, '--listen', '127.0.0.1:0', '--upstream', alone], /listening on (http:\/\/\S+)/);
+    const viaStdio = await startReady(children, [process.execPath, CLI, 'mcp', '--config', config, '--listen', '127.0.0.1:0', '--', process.execPath, EVERYTHING, 'stdio'], /listening on (http:\/\/\S+)/, { timeoutMs: 30_000 });
+    const viaHttp = await startReady(children, [process.execPath, CLI, 'mcp', '--config', config, '--listen', '127.0.0.1:0', '--upstream', alone], /listening on (http:\/\/\S+)/, { timeoutMs: 30_000 });
     const columns: Array<[string, Map<string, ScenarioResult>]> = [
       ['server-everything alone', await runConformance(alone)],
       ['gateway → stdio', await runConformance(viaStdio)],
