@@ -143,11 +143,16 @@ export class HttpLink implements UpstreamLink {
     return headers;
   }
 
-  #request(method: string, headers: Record<string, string>, onResponse: (response: IncomingMessage) => void): ClientRequest {
+  /**
+   * One request to the server. `fresh` sends it on a new connection of its own (`agent: false`), not
+   * on one of the agent's idle kept-alive ones: a retry after a stale connection must not meet another
+   * connection the server's idle timeout closed at the same moment.
+   */
+  #request(method: string, headers: Record<string, string>, onResponse: (response: IncomingMessage) => void, fresh = false): ClientRequest {
     // The URL's parts once per link, not once per request (http.request(url, …) converts the URL every time).
     const target = (this.#target ??= { ...urlToHttpOptions(this.#options.url), ...(this.#options.agent === undefined ? {} : { agent: this.#options.agent }) });
     const send = this.#options.url.protocol === 'https:' ? https.request : http.request;
-    return send({ ...target, method, headers }, onResponse);
+    return send(fresh ? { ...target, agent: false, method, headers } : { ...target, method, headers }, onResponse);
   }
 
   #post(request: JSONRPCRequest, id: number, extra?: Readonly<Record<string, string>>): void {
@@ -167,7 +172,7 @@ export class HttpLink implements UpstreamLink {
         answered = true;
         if (request.method === 'initialize') this.#learnSession(response);
         this.#response(response, id, request, fail);
-      });
+      }, !retry);
       this.#requests.set(id, outgoing);
       outgoing.once('error', (error) => {
         if (this.#requests.get(id) !== outgoing) return; // given up: destroyed on purpose
@@ -277,7 +282,7 @@ export class HttpLink implements UpstreamLink {
         if (response.statusCode === 202 || response.statusCode === 200) resolve();
         else reject(new Error(`${this.label} refused the message with HTTP ${String(response.statusCode)}`));
         if ('method' in message && message.method === 'notifications/initialized' && response.statusCode === 202) this.#listen();
-      });
+      }, !retry);
       outgoing.once('error', (error) => {
         if (retry && isStaleConnection(outgoing, error, answered)) this.#postOneWay(message, false).then(resolve, reject);
         else reject(error);
