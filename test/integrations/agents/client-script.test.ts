@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -190,6 +190,28 @@ describe('the installed client blocks on every path that cannot decide', () => {
       expect(reply.stdout + reply.stderr).toContain('could not decide');
     }
   });
+
+  it('a stale socket file (the server was killed): curl is refused, the event goes to the fallback, and its answer or its failure is the script\'s', async () => {
+    const socket = path.join(dir, 'stale-run', 'hooks.sock');
+    const project = path.join(dir, 'stale', 'ok');
+    const broken = path.join(dir, 'stale', 'broken');
+    await install('claude-code', project, COMMAND_POLICY, { socket, command: `${process.execPath} ${CLI}` });
+    await install('claude-code', broken, COMMAND_POLICY, { socket, command: 'false' });
+    const server = await serve(COMMAND_POLICY, socket);
+    const killed = new Promise((r) => server.once('exit', r));
+    server.kill('SIGKILL');
+    await killed;
+    expect((await lstat(socket)).isSocket()).toBe(true);
+    for (const agent of AGENT_NAMES) {
+      const denied = asReply(await runWith('/bin/sh', [path.join(project, CLIENT_SCRIPT), agent], rmEvent(agent)));
+      expect(blocksIn(agent, denied), `${agent}: ${JSON.stringify(denied)}`).toBe(true);
+      expect(denied.stdout + denied.stderr, agent).toContain(REASON);
+      expect(allows(agent, asReply(await runWith('/bin/sh', [path.join(project, CLIENT_SCRIPT), agent], echoEvent(agent)))), agent).toBe(true);
+      const failed = asReply(await runWith('/bin/sh', [path.join(broken, CLIENT_SCRIPT), agent], rmEvent(agent)));
+      expect(blocksIn(agent, failed), `${agent}: ${JSON.stringify(failed)}`).toBe(true);
+      expect(failed.stdout + failed.stderr).toContain('could not decide');
+    }
+  }, 120_000);
 
   it('a server that refuses (an HTTP error) is a block; only Windsurf and Kiro get exit 2 — Cline ignores it', async () => {
     const socket = path.join(dir, 'refuse', 'hooks.sock');

@@ -85,7 +85,8 @@ function launcher(command: string | undefined): string {
  *    trace context (`TRACEPARENT`/`TRACESTATE`, see trace-env.ts) as headers; its answer is
  *    printed as the agent reads it (status 200: stdout, exit 0; 409, for the agents whose block is
  *    exit 2: stderr, exit 2);
- * 2. no server (curl cannot connect, or there is no curl): the chain runs in-process
+ * 2. no server (no socket file — then the event goes to the fallback straight from stdin, with no
+ *    curl started —, or curl cannot connect, or there is no curl): the chain runs in-process
  *    (`basis-hooks hook --agent X --config … --no-server`, the project's own install found first);
  * 3. anything else — the server refusing, an empty answer where the agent needs JSON, the fallback
  *    failing to start or crashing, an exit 2 from an agent that ignores it (Cline) — prints the agent's
@@ -119,26 +120,28 @@ ${blocks.join('\n')}
 case "$agent" in ${exit2Agents().join('|')}) exit2=1 ;; *) exit2=0 ;; esac
 case "$agent" in ${jsonOnlyAgents().join('|')}) json_only=1 ;; *) json_only=0 ;; esac
 ${launcher(options.command)}
-event=$(cat)
-# The agent's trace (TRACEPARENT, as Claude Code sets it for its hooks while it traces), for the server's spans.
-${TRACE_SH}
-# No socket file: no server, and no curl to start.
-if [ -S "$sock" ]; then
-  out=$(printf '%s' "$event" | curl -sS --fail-with-body --connect-timeout 1 --max-time ${String(options.timeoutSeconds)} --unix-socket "$sock" \\
-    -H 'Content-Type: application/json' \${tp:+-H "$tp"} \${ts:+-H "$ts"} --data-binary @- "http://localhost/v1/hook/$agent" 2>/dev/null)
-  rc=$?
-else
-  rc=7
-fi
-if [ $rc -eq 0 ] && { [ -n "$out" ] || [ $json_only -eq 0 ]; }; then printf '%s' "$out"; exit 0; fi
-# An HTTP error: the 409 of an exit-2 agent is its answer; for every other agent it is a refusal.
-if [ $rc -eq 22 ] && [ $exit2 -eq 1 ]; then printf '%s\\n' "\${out:-basis-hooks: blocked}" >&2; exit 2; fi
-if [ $rc -eq 7 ] || [ $rc -eq 127 ] || [ $rc -eq 126 ]; then
-  out=$(printf '%s' "$event" | local_hook --agent "$agent" --config ${config} --no-server)
+# The in-process fallback, on the event as it comes on stdin; its failures block too.
+fallback() {
+  out=$(local_hook --agent "$agent" --config ${config} --no-server)
   rc=$?
   if [ $rc -eq 0 ] && { [ -n "$out" ] || [ $json_only -eq 0 ]; }; then printf '%s' "$out"; exit 0; fi
   if [ $rc -eq 2 ] && [ $exit2 -eq 1 ]; then exit 2; fi
-fi
+  block
+}
+# No socket file: no server. The event goes to the fallback straight from stdin (no curl, no copy).
+[ -S "$sock" ] || fallback
+event=$(cat)
+# The agent's trace (TRACEPARENT, as Claude Code sets it for its hooks while it traces), for the server's spans.
+${TRACE_SH}
+out=$(printf '%s' "$event" | curl -sS --fail-with-body --connect-timeout 1 --max-time ${String(options.timeoutSeconds)} --unix-socket "$sock" \\
+  -H 'Content-Type: application/json' \${tp:+-H "$tp"} \${ts:+-H "$ts"} --data-binary @- "http://localhost/v1/hook/$agent" 2>/dev/null)
+rc=$?
+if [ $rc -eq 0 ] && { [ -n "$out" ] || [ $json_only -eq 0 ]; }; then printf '%s' "$out"; exit 0; fi
+# An HTTP error: the 409 of an exit-2 agent is its answer; for every other agent it is a refusal.
+if [ $rc -eq 22 ] && [ $exit2 -eq 1 ]; then printf '%s\\n' "\${out:-basis-hooks: blocked}" >&2; exit 2; fi
+# No server behind the socket file (a stale one), or no curl: the fallback, in a subshell of the pipe
+# (its exit is the script's).
+if [ $rc -eq 7 ] || [ $rc -eq 127 ] || [ $rc -eq 126 ]; then printf '%s' "$event" | fallback; exit $?; fi
 block
 `;
 }
