@@ -31,6 +31,7 @@
 
 /** No process, no worker, no built guest: the inner loop. */
 export const UNIT: readonly string[] = [
+  'test/api/zod-namespace.test.ts',
   'test/cli/mcp-flags.test.ts',
   'test/cli/project-dirs.test.ts',
   'test/codec/json-text.test.ts',

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { HookCall } from '../contract/call.js';
 import { FailureCode } from '../contract/failure.js';
 import { JsonValue } from '../contract/json.js';

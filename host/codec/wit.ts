@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { HookRequest } from '../contract/request.js';
 import type { HookResponse } from '../contract/response.js';
 import { JSON_LIMITS } from '../contract/limits.js';

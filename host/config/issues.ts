@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeIssues, formatPath } from '../contract/issues.js';
 import { preview } from '../contract/preview.js';
 import type { ConfigIssue } from '../errors/config-error.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { HookEvent } from '../contract/event.js';
 import { HookMode } from '../contract/mode.js';
 

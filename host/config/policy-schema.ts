@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CelRules } from '../transports/cel/rules.js';
 import { ToolPattern } from './tool-pattern.js';
 

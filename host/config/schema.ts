@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { HookEvent } from '../contract/event.js';
 import { FailurePolicy } from '../contract/failure.js';
 import { MAX_TIMEOUT_MS } from '../transports/subprocess/options.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { TOOL_GLOB_PATTERN, toolPatternProblem } from '../runner/matcher.js';
 
 /**

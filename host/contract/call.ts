@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { HookEvent } from './event.js';
 import { JsonValue } from './json.js';
 

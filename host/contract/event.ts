@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The two points in a tool call's life where hooks run. */
 export const HookEvent = z.enum(['pre_tool_use', 'post_tool_use']);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * One piece of a policy hook's reasoning on one call, for `basis-hooks explain`: a Cedar policy that

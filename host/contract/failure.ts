@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Why a hook failed: a closed, stable set. A failed hook has not answered; the chain applies its

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkJsonValue, type JsonValue as JsonValueType } from './json-walk.js';
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Whether a hook's decisions take effect: `enforce` (the default) or `shadow` — it runs and its

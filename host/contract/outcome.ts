@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { HookDecision } from './response.js';
 import { FailurePolicy, HookFailure } from './failure.js';
 import { JsonValue } from './json.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What an instance may spend — data, validated where it crosses into a worker.

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What one call of an instance came to — the engine's only vocabulary for it, as data. The embedder

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ASSEMBLYSCRIPT_TOOLCHAIN, C_TOOLCHAIN, QUICKJS_TOOLCHAIN, RUST_TOOLCHAIN, TYPESCRIPT_TOOLCHAIN } from './toolchains.js';
 
 /** The languages `basis-hooks init` and `build` know, in the order the help lists them. */

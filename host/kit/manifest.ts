@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { HookEvent } from '../contract/event.js';
 import { describeIssues } from '../contract/issues.js';
 import { KitError } from './errors/kit-error.js';

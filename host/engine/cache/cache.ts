@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { publishDirectory } from './atomic-dir.js';
 import { demoteCacheDir, openCacheDir, privateProblem } from './cache-dir.js';
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { sha256Hex, type CacheEntry } from './cache.js';
 import { privateProblem } from './cache-dir.js';
 import { publishDirectory } from './atomic-dir.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { StatePolicy, Limits } from '../limits.js';
 import { DirectPlanSchema } from '../instance/plan.js';
 import { OutcomeMessage } from '../outcome.js';

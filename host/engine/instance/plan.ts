@@ -9,7 +9,7 @@
  * it names. Any other shape (another jco's glue, another encoding, another layout, an async lift) is
  * "not direct-callable": the instance keeps calling through jco's glue.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Wasm, type WasmModule } from '../wasm-api.js';
 import type { DirectPlanSpec } from './binding.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeIssues, formatIssues } from '../../contract/issues.js';
 import { JsonValue } from '../../contract/json.js';
 import type { JsonValue as Json } from '../../contract/json.js';

@@ -1,5 +1,5 @@
 import { ContentBlockSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { JsonValue } from '../../contract/json.js';
 import type { PostToolUseOutcome } from '../../contract/outcome.js';
 

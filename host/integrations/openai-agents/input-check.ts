@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { JsonValue } from '../../contract/json.js';
 import { describeSchemaError } from '../shared/schema-error.js';
 

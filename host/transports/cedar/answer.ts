@@ -11,7 +11,7 @@
  *   schema does not allow) → the hook fails `policy_error`: Cedar skips a policy that errors, and a
  *   skipped policy must never turn into an allow.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ExplanationItem } from '../../contract/explanation.js';
 import type { HookRequest } from '../../contract/request.js';
 import type { InvokeResult } from '../../runner/transport.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * One rule of a CEL hook: when its `when` is true — the first such rule, in order — the hook answers

@@ -4,7 +4,7 @@
  * what a tenant is (the scope a state reset separates). Made from plain data so a worker makes the
  * same one (worker-entry.ts).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { WitDecision, witDecisionSize, type WitHookRequest } from '../../codec/wit.js';
 import { AbiViolation, type AbiSession } from '../../engine/instance/abi.js';
 import { componentErrorPayload, type Binding } from '../../engine/instance/binding.js';

@@ -9,7 +9,7 @@
  * 2 has is-error, 4 is-error), then six (u32 byteLength, UTF-8 bytes) strings: workspace, agentId,
  * toolCallId, toolName, input, output (empty when absent).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { WitDecision, WitHookRequest } from '../../codec/wit.js';
 import type { Codec } from '../../engine/executor/codec.js';
 import { isInt, isPlainRecord, keyCount } from '../../engine/fast-record.js';

@@ -5,7 +5,7 @@
  * and the evaluations sent back for the runner to record as if it had run them one by one. The input
  * and the output cross the worker boundary as JSON and are validated on arrival (zod) on each side.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { toWitRequest, type WitHookRequest } from '../../codec/wit.js';
 import type { HookCall } from '../../contract/call.js';
 import { isPlainJson } from '../../contract/fast/json.js';
