@@ -1,4 +1,3 @@
-import { request } from 'node:http';
 import type { AgentName } from '../integrations/agents/names.js';
 import { traceHeaders } from '../integrations/agents/trace-env.js';
 import type { AgentReply } from '../integrations/agents/types.js';
@@ -7,7 +6,7 @@ import { readStdin, write } from './io.js';
 
 /*
  * `basis-hooks hook --agent X`: what an agent runs as its command hook, per event. The happy path
- * needs nothing but node:http — the dialects, zod and the runner load only when the server does not
+ * needs nothing but node:http (and --no-server not even that) — the dialects, zod and the runner load only when the server does not
  * answer (the in-process fallback) or the answer must be a block.
  */
 
@@ -27,9 +26,12 @@ export interface HookClientOptions {
 type Sent = { readonly kind: 'reply'; readonly reply: AgentReply } | { readonly kind: 'unreachable'; readonly why: string } | { readonly kind: 'failed'; readonly why: string };
 
 /** POST the event to the server; a reply, or why there is none. */
-function send(options: HookClientOptions, body: string): Promise<Sent> {
+async function send(options: HookClientOptions, body: string): Promise<Sent> {
   const socketPath = options.socket;
-  if (socketPath === undefined) return Promise.resolve({ kind: 'unreachable', why: 'no server was asked for (--no-server)' });
+  if (socketPath === undefined) return { kind: 'unreachable', why: 'no server was asked for (--no-server)' };
+  // node:http only when a server is asked for: the --no-server fallback (the installed script's, per
+  // event when no server runs) does not pay for loading it.
+  const { request } = await import('node:http');
   return new Promise((resolve) => {
     let connected = false;
     let settled = false;

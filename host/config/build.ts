@@ -9,7 +9,7 @@ import type { CedarOptions } from '../transports/cedar/transport.js';
 import type { CelOptions } from '../transports/cel/transport.js';
 import type { ComponentOptions } from '../transports/component/options.js';
 import type { ComponentWorkers } from '../transports/component/workers.js';
-import { subprocessTransport, type SubprocessOptions } from '../transports/subprocess/index.js';
+import type { SubprocessOptions } from '../transports/subprocess/index.js';
 import { hookFilters } from './filters.js';
 import { withPin } from './pin.js';
 import { hookKind, type CedarHookConfig, type CelHookConfig, type CommandHookConfig, type ComponentHookConfig, type HookConfig, type HookKind } from './schema.js';
@@ -129,6 +129,9 @@ export async function buildHook(hook: HookConfig, options: BuildOptions = {}): P
   try {
     matching = await hookFilters(hook);
     if ('command' in hook) {
+      // Imported on first use as the component transport is (it brings node:child_process): a chain
+      // of components alone does not load it at each cold start.
+      const { subprocessTransport } = await import('../transports/subprocess/index.js');
       transport = subprocessTransport(subprocessOptions(hook));
     } else if ('component' in hook) {
       const { componentTransport } = await importComponentTransport();
