@@ -32,6 +32,7 @@
 /** No process, no worker, no built guest: the inner loop. */
 export const UNIT: readonly string[] = [
   'test/api/zod-namespace.test.ts',
+  'test/engine/poll-backoff.test.ts',
   'test/cli/mcp-flags.test.ts',
   'test/cli/project-dirs.test.ts',
   'test/codec/json-text.test.ts',

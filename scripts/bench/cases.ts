@@ -258,7 +258,7 @@ async function chainRunner(isolation: Isolation, cacheDir: string, metered: RunS
 /** Warm-up calls of the one-hop cases in a full run (fresh workers run cold code at first). */
 const ONE_HOP_WARMUP = 3000;
 
-/** How long the workers of the spin case poll after a reply (µs; componentWorkers' default is 0). */
+/** How long the workers of the polling case poll after a reply (µs): componentWorkers' default (WORKER_SPIN_US). */
 const SPIN_US = 50;
 
 /** A runner of `length` worker-isolated hooks of the chain's guest sharing `workers` (loaded and checked). */
@@ -273,7 +273,8 @@ async function sharedRunner(length: number, workers: ReturnType<typeof component
 
 /**
  * The chain in worker isolation with shared workers — one hop for the five hooks — beside one worker
- * hook alone and the floor (interleaved); then both again with workers that spin after a reply.
+ * hook alone and the floor (interleaved), with workers that sleep at once (spin_us 0); then both again
+ * as a host runs them by default, the workers polling SPIN_US after a reply.
  */
 async function benchOneHop(plan: Plan, cacheDir: string): Promise<NonNullable<BenchResult['chain']['one_hop']>> {
   // A fresh worker runs cold code (its JavaScript and the guest's wasm tier up as they get hot): one

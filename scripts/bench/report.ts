@@ -95,10 +95,10 @@ function latencyRows(r: BenchResult): Cell[][] {
   else rows.push(statRow(`${what}: metered`, 'runner', chain.metered, `${fmt(chain.metered.median_us / chain.length)} µs/hook; ${xf(chain.metered, chain.floor)} floor`));
   const hop = chain.one_hop;
   if (hop !== undefined) {
-    rows.push(statRow(`chain of ${chain.length}: worker, one hop (shared workers)`, 'runner', hop.chain, `${xf(hop.chain, hop.one_hook)} one worker hook`));
-    rows.push(statRow('one worker hook', 'runner', hop.one_hook, `${xf(hop.one_hook, hop.floor)} floor`));
-    rows.push(statRow(`chain of ${chain.length}: one hop, workers spin ${hop.spin_us} µs`, 'runner', hop.chain_spin, `${xf(hop.chain_spin, hop.chain)} without spin`));
-    rows.push(statRow(`one worker hook, workers spin ${hop.spin_us} µs`, 'runner', hop.one_hook_spin, `${xf(hop.one_hook_spin, hop.one_hook)} without spin`));
+    rows.push(statRow(`chain of ${chain.length}: worker, one hop (shared workers; workers poll ${hop.spin_us} µs, the default)`, 'runner', hop.chain_spin, `${xf(hop.chain_spin, hop.one_hook_spin)} one worker hook`));
+    rows.push(statRow(`one worker hook (workers poll ${hop.spin_us} µs, the default)`, 'runner', hop.one_hook_spin, hop.floor_spin === undefined ? '' : `${xf(hop.one_hook_spin, hop.floor_spin)} floor`));
+    rows.push(statRow(`chain of ${chain.length}: one hop, workers sleep at once (spin_us 0)`, 'runner', hop.chain, `${xf(hop.chain, hop.chain_spin)} polling`));
+    rows.push(statRow('one worker hook, workers sleep at once (spin_us 0)', 'runner', hop.one_hook, `${xf(hop.one_hook, hop.floor)} floor`));
   }
   return rows;
 }
@@ -271,8 +271,8 @@ export function markdownReport(r: BenchResult): string {
       ...(ch.one_hop === undefined
         ? []
         : [
-            ['worker, one hop (the hooks share their workers)', ch.one_hop.chain.median_us, xf(ch.one_hop.chain, ch.one_hop.floor), ch.one_hop.chain.median_us / ch.length],
-            [`worker, one hop, workers spin ${ch.one_hop.spin_us} µs after a reply`, ch.one_hop.chain_spin.median_us, xf(ch.one_hop.chain_spin, ch.one_hop.floor), ch.one_hop.chain_spin.median_us / ch.length],
+            [`worker, one hop (the hooks share their workers; workers poll ${ch.one_hop.spin_us} µs after a reply, the default)`, ch.one_hop.chain_spin.median_us, xf(ch.one_hop.chain_spin, ch.one_hop.floor), ch.one_hop.chain_spin.median_us / ch.length],
+            ['worker, one hop, workers sleep at once (spin_us 0)', ch.one_hop.chain.median_us, xf(ch.one_hop.chain, ch.one_hop.floor), ch.one_hop.chain.median_us / ch.length],
           ]),
     ]),
     '',

@@ -4,6 +4,7 @@ import { parseWorkerToHost } from './fast-messages.js';
 import { CallerMailbox, JobKind, MailboxError, createMailboxBuffer, type JobHeader } from './mailbox.js';
 import type { CallReply, InitMessage, SlotMessage } from './messages.js';
 import { PoolExecutor, type PoolSlots } from './pool-executor.js';
+import { PollBackoff } from './poll-backoff.js';
 import { callResult, runnableEntry, startWorker, timedOut, type Hand, type Job, type PoolComponent, type PoolOptions, type ProgramResult } from './pool-parts.js';
 
 export { PoolExecutor } from './pool-executor.js';
@@ -40,6 +41,7 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
   #jobsRun = 0;
   #closed = false;
   readonly #callerSpinUs: number;
+  readonly #backoff = new PollBackoff();
   /** The codec's reader of a call's result bytes (mailbox.ts `reply ok`), if it writes them. */
   readonly #decodeOk: ((bytes: Uint8Array) => unknown) | undefined;
 
@@ -119,10 +121,9 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
   }
 
   /**
-   * Run a job: on an idle worker at once when one is free and nothing waits — and when that worker was
-   * polling for it (awake: no wake-up before its reply), polling for the reply for up to
-   * `callerSpinUs` (bounded by the job's deadline), so a quick job is answered right here, without a
-   * promise — otherwise queued; answered through a promise.
+   * Run a job: on an idle worker found polling for it (awake), the caller polls for the reply up to
+   * `callerSpinUs` (within the deadline, as {@link PollBackoff} allows): a quick job is answered here,
+   * without a promise. Otherwise queued, answered through a promise.
    */
   #submit(header: JobHeader, write: Job['write'], size: number, signal: AbortSignal | undefined): Submitted | Promise<Submitted> {
     if (this.#closed) return { outcome: aborted('the executor is closed'), callsStarted: 0 };
@@ -143,7 +144,7 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
       },
     };
     const spinUs = Math.min(this.#callerSpinUs, header.deadlineMs * 1000);
-    const hand = spinUs > 0 && this.#queue.length === 0 ? this.#idleHand() : undefined;
+    const hand = spinUs > 0 && this.#queue.length === 0 && this.#backoff.shouldPoll() ? this.#idleHand() : undefined;
     if (hand === undefined) {
       this.#queue.push(job);
       this.#dispatch();
@@ -153,6 +154,7 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
         let reply: ReturnType<CallerMailbox['pollReply']>;
         try {
           reply = hand.mailbox.pollReply(job.id, spinUs);
+          this.#backoff.record(reply !== undefined);
           if (reply !== undefined) this.#arrived(hand, job.id, reply);
         } catch (error) {
           // A reply that breaks the mailbox's layout: not our worker any more.
@@ -344,9 +346,8 @@ export class WorkerPool<A, R> implements PoolSlots<A, R> {
   }
 
   /**
-   * Hand `job` to `hand`'s worker. With `poll`, the caller means to poll for the reply itself: true
-   * when it should (the worker was polling for the job, so no wake-up stands before the reply); when
-   * false the reply is awaited as usual.
+   * Hand `job` to `hand`'s worker. With `poll`, the caller means to poll for the reply: true when it
+   * should (the worker was polling for the job: no wake-up before the reply); false: awaited as usual.
    */
   #run(hand: Hand, job: Job, poll = false): boolean {
     this.#jobsRun++;

@@ -17,18 +17,19 @@ export const STARTUP_TIMEOUT_MS = 30_000;
 
 /**
  * How long the caller polls for a hop's reply before it awaits it (µs): about what a warm hook's hop
- * takes here when the worker is awake, so a quick hook is answered within it; a slower one costs the
- * caller's thread at most this much (docs/performance.md has the figures).
+ * takes here when the worker is awake, so a quick hook is answered within it. Only for a worker found
+ * polling, and backed off after polls that caught nothing (the engine's `PollBackoff`): a slow hook
+ * costs the caller's thread about one wasted poll in 64 hops (docs/architecture.md has the figures).
  */
 export const CALLER_SPIN_US = 50;
 
 /**
- * How long a worker polls for its next job after a reply before it sleeps (µs): by default not at
- * all. A job within the poll finds the worker awake (no wake-up, and the caller polls for the reply),
- * but on a 2-core machine shared with other work two polling threads lost more to each other and to
- * the rest than the wake-ups cost (docs/architecture.md has the figures): opt in with `spin_us`.
+ * How long a worker polls for its next job after a reply before it sleeps (µs). A job within the poll
+ * finds the worker awake: no wake-up on either side (each ~10–25 µs on a shared VM, the bulk of a
+ * hop). It costs the worker's core at most this long after each reply when no job follows (50 µs
+ * after each of 10 calls a second: 0.05 % of a core). 0 opts out: the worker sleeps at once.
  */
-export const WORKER_SPIN_US = 0;
+export const WORKER_SPIN_US = 50;
 
 /** After a worker's job is answered at its deadline, it has this long to come back before it is replaced. */
 export const WORKER_GRACE_MS = 250;
