@@ -310,6 +310,13 @@ export function markdownReport(r: BenchResult): string {
  * page (between {@link SUMMARY_START} and {@link SUMMARY_END}): the figures a newcomer sees first are
  * never copied by hand.
  */
+/** A worker hook's cost: called back to back (its workers awake, the default) and between other work (woken each call). */
+function workerCost(r: BenchResult, interleaved: Stats | null): string {
+  const awake = r.chain.one_hop?.one_hook_spin;
+  const between = interleaved === null ? 'n/a' : duration(interleaved.median_us);
+  return awake === undefined ? between : `${duration(awake.median_us)} called back to back, ${between} between other work`;
+}
+
 export function summaryTable(r: BenchResult): string {
   const p = r.peer;
   const sub = (id: string): string => {
@@ -320,7 +327,7 @@ export function summaryTable(r: BenchResult): string {
   const rows: string[][] = [
     ['[in-process interceptor](docs/transports.md#in-process-interceptors)', 'TypeScript or JavaScript, in your process', 'none: trusted code, on your thread', cost(p.in_thread.interceptor)],
     ['[subprocess](docs/transports.md#subprocess)', 'any language, over stdin/stdout; Claude Code hook scripts unchanged', 'a process of its own, with your user\'s rights: deadline, capped output, its process group (and PID namespace on Linux) killed after each call', `${[sub('sh'), sub('node')].filter((x) => x !== '').join(', ')}: a process spawn`],
-    ['[WebAssembly component](docs/transports.md#webassembly-components)', 'JavaScript, TypeScript, C, Rust, AssemblyScript, WAT', '[a deny-by-default sandbox](docs/sandbox-and-limits.md): no files, environment or network unless granted; deadline, memory cap, state reset between tenants', `${cost(p.in_thread.metered)} on your thread (metered), ${cost(p.worker.worker)} in a worker thread`],
+    ['[WebAssembly component](docs/transports.md#webassembly-components)', 'JavaScript, TypeScript, C, Rust, AssemblyScript, WAT', '[a deny-by-default sandbox](docs/sandbox-and-limits.md): no files, environment or network unless granted; deadline, memory cap, state reset between tenants', `${cost(p.in_thread.metered)} on your thread (metered); in a worker thread ${workerCost(r, p.worker.worker)}`],
   ];
   if (r.policies !== undefined) {
     const { cedar, cel } = r.policies;
